@@ -1,0 +1,39 @@
+import fs from 'node:fs/promises';
+import type { Command } from 'commander';
+import { importSeed, parseSeed, SeedError, type ImportSummary } from '../../seed/import.js';
+import { CliError, withRuntime, type Runtime } from '../runtime.js';
+
+export async function importSeedFile(rt: Runtime, file: string): Promise<ImportSummary> {
+  let text: string;
+  try {
+    text = await fs.readFile(file, 'utf8');
+  } catch (error) {
+    throw new CliError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  try {
+    return await importSeed(rt.ctx.database, parseSeed(text), rt.ctx.cipher);
+  } catch (error) {
+    if (error instanceof SeedError) throw new CliError(`import rejected, nothing written: ${error.message}`);
+    throw error;
+  }
+}
+
+export function formatSummary(s: ImportSummary): string {
+  return [
+    `operators ${s.operators}, products ${s.products}, data packages ${s.dataPackages}`,
+    `result-checker packages ${s.resultCheckerPackages} (credentials added ${s.credentialsAdded}, already known ${s.credentialsSkipped})`,
+    `profiles ${s.profiles} (wallets created ${s.walletsCreated}, API keys added ${s.apiKeysAdded})`,
+  ].join('\n');
+}
+
+export function register(program: Command): void {
+  program
+    .command('import')
+    .argument('<file>', 'seed file (JSON, decisions.md §2)')
+    .description('import a seed file: idempotent upsert by id, all-or-nothing')
+    .action(async (file: string) => {
+      await withRuntime(async (rt) => {
+        console.log(`imported ${file}\n${formatSummary(await importSeedFile(rt, file))}`);
+      }, { logLevel: 'warn' });
+    });
+}

@@ -1,0 +1,28 @@
+#!/usr/bin/env node
+import { Command, CommanderError } from 'commander';
+import * as demo from './commands/demo.js';
+import * as importCommand from './commands/import.js';
+import * as keys from './commands/keys.js';
+import * as migrate from './commands/migrate.js';
+import * as serve from './commands/serve.js';
+import * as worker from './commands/worker.js';
+import { CliError } from './runtime.js';
+
+const program = new Command('partner-api')
+  .description('Partner Wallet, Catalog and Ordering API — service and operator commands')
+  .showHelpAfterError()
+  .exitOverride();
+
+for (const group of [serve, migrate, importCommand, keys, worker, demo]) group.register(program);
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  if (error instanceof CommanderError) process.exit(error.exitCode);
+  if (error instanceof CliError) {
+    console.error(error.message);
+    process.exit(error.exitCode);
+  }
+  console.error(`error: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+}

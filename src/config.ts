@@ -1,0 +1,104 @@
+/**
+ * Environment → typed, validated configuration (decisions.md §1).
+ * A bad value throws ConfigError naming the variable; the CLI prints it as one line and exits.
+ */
+
+export type SqliteSynchronous = 'OFF' | 'NORMAL' | 'FULL' | 'EXTRA';
+
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl: string;
+  sandboxSettleMs: number;
+  worker: 'inline' | 'off';
+  /** Raw base64 key from CREDENTIALS_KEY, or null to use/generate the key file (not allowed in production). */
+  credentialsKey: string | null;
+  nodeEnv: string;
+  logLevel: string;
+  bodyLimitBytes: number;
+  /** An order still processing after this long is reported by `cli orders stuck`. */
+  orderStuckAfterMs: number;
+  sqliteSynchronous: SqliteSynchronous;
+}
+
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
+    super(`${variable} ${message}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function intVar(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw.trim())) {
+    throw new ConfigError(name, `must be an integer from ${min} to ${max} (got "${raw}")`);
+  }
+  const value = Number(raw.trim());
+  if (value < min || value > max) {
+    throw new ConfigError(name, `must be an integer from ${min} to ${max} (got "${raw}")`);
+  }
+  return value;
+}
+
+function enumVar<T extends string>(env: Env, name: string, fallback: T, allowed: readonly T[]): T {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const found = allowed.find((a) => a.toLowerCase() === raw.trim().toLowerCase());
+  if (!found) throw new ConfigError(name, `must be one of ${allowed.join(', ')} (got "${raw}")`);
+  return found;
+}
+
+function databaseUrlVar(env: Env): string {
+  const raw = env.DATABASE_URL?.trim() || 'sqlite:./data/partner-api.db';
+  if (raw.startsWith('sqlite:')) {
+    if (raw.length <= 'sqlite:'.length) throw new ConfigError('DATABASE_URL', 'needs a file path after "sqlite:"');
+    return raw;
+  }
+  if (raw.startsWith('postgres://') || raw.startsWith('postgresql://')) {
+    try {
+      new URL(raw);
+    } catch {
+      throw new ConfigError('DATABASE_URL', 'is not a valid postgres:// URL');
+    }
+    return raw;
+  }
+  throw new ConfigError('DATABASE_URL', `must start with "sqlite:" or "postgres://" (got "${raw}")`);
+}
+
+function credentialsKeyVar(env: Env, nodeEnv: string): string | null {
+  const raw = env.CREDENTIALS_KEY?.trim();
+  if (!raw) {
+    if (nodeEnv === 'production') {
+      throw new ConfigError('CREDENTIALS_KEY', 'is required when NODE_ENV=production (32 bytes, base64)');
+    }
+    return null;
+  }
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(raw) || Buffer.from(raw, 'base64').length !== 32) {
+    throw new ConfigError('CREDENTIALS_KEY', 'must be 32 bytes encoded as base64 (openssl rand -base64 32)');
+  }
+  return raw;
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const nodeEnv = env.NODE_ENV?.trim() || 'development';
+  const host = env.HOST?.trim() || '0.0.0.0';
+  return {
+    port: intVar(env, 'PORT', 8080, 0, 65535),
+    host,
+    databaseUrl: databaseUrlVar(env),
+    sandboxSettleMs: intVar(env, 'SANDBOX_SETTLE_MS', 3000, 0, 86_400_000),
+    worker: enumVar(env, 'WORKER', 'inline', ['inline', 'off'] as const),
+    credentialsKey: credentialsKeyVar(env, nodeEnv),
+    nodeEnv,
+    logLevel: enumVar(env, 'LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
+    bodyLimitBytes: intVar(env, 'BODY_LIMIT_BYTES', 64 * 1024, 1024, 10 * 1024 * 1024),
+    orderStuckAfterMs: intVar(env, 'ORDER_STUCK_AFTER_MS', 10 * 60_000, 1000, 30 * 86_400_000),
+    sqliteSynchronous: enumVar(env, 'SQLITE_SYNCHRONOUS', 'FULL', ['OFF', 'NORMAL', 'FULL', 'EXTRA'] as const),
+  };
+}

@@ -1,0 +1,42 @@
+import path from 'node:path';
+import type { Config } from './config.js';
+import type { Database } from './db/connection.js';
+import { CatalogService } from './catalog/service.js';
+import { ProfileService } from './profiles/service.js';
+import { CredentialCipher, resolveCredentialsKey } from './result-checker/credential-crypto.js';
+import { WalletService } from './wallet/service.js';
+
+export interface Logger {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+/** The composition root: every service, built once per process over one database. */
+export interface AppContext {
+  config: Config;
+  database: Database;
+  cipher: CredentialCipher;
+  log: Logger;
+  wallets: WalletService;
+  profiles: ProfileService;
+  catalog: CatalogService;
+}
+
+export function credentialsCipher(config: Config, database: Database, say: (message: string) => void): CredentialCipher {
+  const keyDir = database.sqlitePath ? path.dirname(database.sqlitePath) : path.resolve('data');
+  return new CredentialCipher(resolveCredentialsKey(config.credentialsKey, keyDir, say));
+}
+
+export function createContext(config: Config, database: Database, log: Logger, cipher: CredentialCipher): AppContext {
+  const wallets = new WalletService(database);
+  return {
+    config,
+    database,
+    cipher,
+    log,
+    wallets,
+    profiles: new ProfileService(database, wallets, log),
+    catalog: new CatalogService(database),
+  };
+}

@@ -1,0 +1,119 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect, sql, type Transaction } from 'kysely';
+import pg from 'pg';
+import type { SqliteSynchronous } from '../config.js';
+import type { DialectName } from './dialect.js';
+import type { DB } from './schema.js';
+
+export type Executor = Kysely<DB> | Transaction<DB>;
+
+export interface Database {
+  readonly dialect: DialectName;
+  /** Writer (and default) handle. Inside a unit of work always use the handle it passes. */
+  readonly db: Kysely<DB>;
+  /** Read-only handle: a separate connection on SQLite (WAL readers never wait for the writer). */
+  readonly read: Kysely<DB>;
+  /** Path of the SQLite file, or null on PostgreSQL. */
+  readonly sqlitePath: string | null;
+  /**
+   * Runs `work` as one atomic unit. SQLite: BEGIN IMMEDIATE on the single writer connection.
+   * PostgreSQL: a READ COMMITTED transaction; the queries themselves lock what they change.
+   */
+  transaction<T>(work: (trx: Kysely<DB>) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export interface ConnectOptions {
+  /** PostgreSQL schema to use (tests isolate themselves in one); created if missing. */
+  pgSchema?: string;
+  poolSize?: number;
+  sqliteSynchronous?: SqliteSynchronous;
+}
+
+export async function connect(databaseUrl: string, options: ConnectOptions = {}): Promise<Database> {
+  if (databaseUrl.startsWith('sqlite:')) {
+    return connectSqlite(databaseUrl.slice('sqlite:'.length), options.sqliteSynchronous ?? 'FULL');
+  }
+  return connectPostgres(databaseUrl, options);
+}
+
+function openSqlite(file: string, synchronous: SqliteSynchronous, readonly: boolean): SQLite.Database {
+  const handle = new SQLite(file, { readonly: readonly && fs.existsSync(file) });
+  handle.pragma('journal_mode = WAL');
+  handle.pragma(`synchronous = ${synchronous}`);
+  handle.pragma('busy_timeout = 5000');
+  handle.pragma('foreign_keys = ON');
+  return handle;
+}
+
+function connectSqlite(file: string, synchronous: SqliteSynchronous): Database {
+  const dir = path.dirname(path.resolve(file));
+  fs.mkdirSync(dir, { recursive: true });
+  const writerHandle = openSqlite(file, synchronous, false);
+  const readerHandle = openSqlite(file, synchronous, true);
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: writerHandle }) });
+  const read = new Kysely<DB>({ dialect: new SqliteDialect({ database: readerHandle }) });
+  return {
+    dialect: 'sqlite',
+    db,
+    read,
+    sqlitePath: path.resolve(file),
+    transaction: (work) =>
+      db.connection().execute(async (conn) => {
+        await sql`begin immediate`.execute(conn);
+        try {
+          const result = await work(conn);
+          await sql`commit`.execute(conn);
+          return result;
+        } catch (error) {
+          if (writerHandle.inTransaction) await sql`rollback`.execute(conn);
+          throw error;
+        }
+      }),
+    async close() {
+      await read.destroy();
+      await db.destroy();
+    },
+  };
+}
+
+const pgTypes = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    // int8 (bigint): pesewas and unix ms fit comfortably in a double.
+    if (oid === 20) return (value: string) => Number(value);
+    return pg.types.getTypeParser(oid, format);
+  },
+};
+
+async function connectPostgres(url: string, options: ConnectOptions): Promise<Database> {
+  const schema = options.pgSchema;
+  if (schema !== undefined && !/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`invalid schema name ${schema}`);
+  if (schema) {
+    const setup = new pg.Client({ connectionString: url });
+    await setup.connect();
+    try {
+      await setup.query(`create schema if not exists ${schema}`);
+    } finally {
+      await setup.end();
+    }
+  }
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: options.poolSize ?? 10,
+    types: pgTypes,
+    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+  });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  return {
+    dialect: 'postgres',
+    db,
+    read: db,
+    sqlitePath: null,
+    transaction: (work) => db.transaction().execute(work),
+    async close() {
+      await db.destroy();
+    },
+  };
+}

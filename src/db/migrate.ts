@@ -1,0 +1,34 @@
+import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import type { Database } from './connection.js';
+import type { DialectName } from './dialect.js';
+import * as initial from './migrations/0001_initial.js';
+
+interface DialectMigration {
+  up(db: Kysely<unknown>, dialect: DialectName): Promise<void>;
+}
+
+/** In order; never edit one that has shipped, add the next instead. */
+const MIGRATIONS: Record<string, DialectMigration> = {
+  '0001_initial': initial,
+};
+
+class StaticProvider implements MigrationProvider {
+  constructor(private readonly dialect: DialectName) {}
+  async getMigrations(): Promise<Record<string, Migration>> {
+    return Object.fromEntries(
+      Object.entries(MIGRATIONS).map(([name, m]) => [name, { up: (db: Kysely<unknown>) => m.up(db, this.dialect) }]),
+    );
+  }
+}
+
+/** Applies pending migrations; returns the names applied. Throws with the failing migration named. */
+export async function migrateToLatest(database: Database): Promise<string[]> {
+  const migrator = new Migrator({ db: database.db, provider: new StaticProvider(database.dialect) });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(`migration ${failed?.migrationName ?? '(unknown)'} failed: ${reason}`);
+  }
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

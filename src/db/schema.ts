@@ -1,0 +1,307 @@
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+/**
+ * The database as Kysely sees it. Money columns are integer pesewas; time columns are unix ms.
+ * Flags are integers (0/1) so one schema serves SQLite and PostgreSQL alike.
+ */
+
+export type Mode = 'live' | 'test';
+export type Role = 'Agent' | 'SuperAgent' | 'Customer' | 'Staff';
+export const ROLES: readonly Role[] = ['Agent', 'SuperAgent', 'Customer', 'Staff'];
+
+export interface ProfilesTable {
+  id: string;
+  user_id: string;
+  first_name: string;
+  middle_name: string;
+  last_name: string;
+  gender: string;
+  phone_number: string;
+  email: string;
+  role: Role;
+  status: string;
+  country_code: string;
+  country_iso: string;
+  country_name: string;
+  referral_code: string;
+  unique_id: string;
+  creator_id: string;
+  /** JSON text: { action, name, userId } */
+  update_meta: string;
+  registered_at: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  profile_id: string;
+  mode: Mode;
+  key_hash: string;
+  /** Non-secret start of the key, for display ("service_live_ab12…"). */
+  prefix: string;
+  revoked: number;
+  revoked_at: number | null;
+  last_used_at: number | null;
+  created_at: number;
+}
+
+export interface OperatorsTable {
+  id: string;
+  code: string;
+  name: string;
+  status: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface ProductsTable {
+  id: string;
+  operator_id: string;
+  name: string;
+  status: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface DataPackagesTable {
+  id: string;
+  operator_id: string;
+  product_id: string;
+  label: string;
+  data_amount: string;
+  validity: string;
+  status: string;
+  /** Price for every role without a row in data_package_prices. */
+  price: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface RolePricesTable {
+  package_id: string;
+  role: Role;
+  price: number;
+}
+
+export interface RcPackagesTable {
+  id: string;
+  code: string;
+  name: string;
+  display_name: string;
+  description: string | null;
+  status: string;
+  priority: number | null;
+  check_limit: number | null;
+  includes_pdf: number | null;
+  price: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface RcCredentialsTable {
+  id: string;
+  package_id: string;
+  /** Keyed digest of the username: detects duplicates without storing the username in clear. */
+  username_digest: string;
+  /** AES-256-GCM ciphertext of {username, password}. */
+  secret: string;
+  assigned_transaction_id: string | null;
+  assigned_at: number | null;
+  created_at: number;
+}
+
+export interface WalletsTable {
+  id: string;
+  profile_id: string;
+  mode: Mode;
+  available: number;
+  held: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export type LedgerKind =
+  | 'opening_balance'
+  | 'top_up'
+  | 'data_hold'
+  | 'data_settle'
+  | 'data_release'
+  | 'data_reversal'
+  | 'rc_debit'
+  | 'rc_refund';
+
+export interface LedgerEntriesTable {
+  id: Generated<number>;
+  wallet_id: string;
+  kind: LedgerKind;
+  available_delta: number;
+  held_delta: number;
+  available_after: number;
+  held_after: number;
+  order_id: string | null;
+  order_item_id: string | null;
+  rc_transaction_id: string | null;
+  top_up_id: string | null;
+  /** Unique when set: the same business event can never be booked twice. */
+  idempotency_key: string | null;
+  memo: string | null;
+  created_at: number;
+}
+
+export type OrderState = 'pending' | 'processing' | 'completed' | 'failed' | 'reversed';
+export type OrderType = 'data' | 'airtime' | 'voice' | 'afa' | 'registration' | 'top_up' | 'result_checker';
+export const ORDER_TYPES: readonly OrderType[] = ['data', 'airtime', 'voice', 'afa', 'registration', 'top_up', 'result_checker'];
+export const ORDER_STATES: readonly OrderState[] = ['pending', 'processing', 'completed', 'failed', 'reversed'];
+
+export interface OrdersTable {
+  id: string;
+  profile_id: string;
+  mode: Mode;
+  order_type: OrderType;
+  state: OrderState;
+  short_reference: string;
+  beneficiary_msisdn: string;
+  operator_id: string;
+  operator_name: string;
+  product_id: string;
+  product_name: string;
+  package_id: string;
+  package_label: string;
+  amount: number;
+  currency: string;
+  error_message: string | null;
+  submitted_at: number | null;
+  completed_at: number | null;
+  is_bulk: number;
+  bulk_completed_count: number | null;
+  bulk_failed_count: number | null;
+  wallet_balance_before: number | null;
+  wallet_balance_after: number | null;
+  payment_reference: string | null;
+  anonymous_id: string | null;
+  rc_transaction_id: string | null;
+  reversal_reason: string | null;
+  reversed_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export type ItemStatus = 'pending' | 'processing' | 'completed' | 'failed';
+
+/** One delivery to one number: a single order has one item, a bulk order one per recipient. */
+export interface OrderItemsTable {
+  id: string;
+  order_id: string;
+  idx: number;
+  mode: Mode;
+  beneficiary_msisdn: string;
+  package_id: string;
+  package_label: string;
+  amount: number;
+  status: ItemStatus;
+  error_message: string | null;
+  /** 1 for the first charge; a retry of a failed bulk recipient increments it. */
+  attempt: number;
+  provider_ref: string | null;
+  submitted_at: number | null;
+  completed_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export type OutboxKind = 'submit' | 'poll';
+
+export interface OutboxTable {
+  id: Generated<number>;
+  order_item_id: string;
+  kind: OutboxKind;
+  run_at: number;
+  tries: number;
+  locked_by: string | null;
+  locked_until: number | null;
+  last_error: string | null;
+  created_at: number;
+}
+
+/** The sandbox provider's own memory (it stands in for an external system). */
+export interface SandboxSubmissionsTable {
+  idempotency_key: string;
+  provider_ref: string;
+  msisdn: string;
+  accepted_at: number;
+  submit_calls: number;
+}
+
+export type RcTransactionState = 'pending' | 'completed' | 'failed';
+
+export interface RcTransactionsTable {
+  id: string;
+  profile_id: string;
+  mode: Mode;
+  order_id: string;
+  package_id: string;
+  package_name: string;
+  short_reference: string;
+  state: RcTransactionState;
+  payment_gateway_status: string | null;
+  amount: number;
+  currency: string;
+  buyer_phone: string;
+  credential_id: string | null;
+  /** Encrypted copy of the credential handed to the buyer (sandbox credentials live only here). */
+  credential_secret: string | null;
+  error_message: string | null;
+  created_at: number;
+  completed_at: number | null;
+  updated_at: number;
+}
+
+export type TopUpStatus = 'pending' | 'approved' | 'rejected';
+
+export interface TopUpsTable {
+  id: string;
+  profile_id: string;
+  mode: Mode;
+  amount: number;
+  currency: string;
+  method: 'momo' | 'bank';
+  reference: string;
+  note: string | null;
+  status: TopUpStatus;
+  rejection_reason: string | null;
+  decided_at: number | null;
+  decided_by: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface DB {
+  profiles: ProfilesTable;
+  api_keys: ApiKeysTable;
+  operators: OperatorsTable;
+  products: ProductsTable;
+  data_packages: DataPackagesTable;
+  data_package_prices: RolePricesTable;
+  rc_packages: RcPackagesTable;
+  rc_package_prices: RolePricesTable;
+  rc_credentials: RcCredentialsTable;
+  wallets: WalletsTable;
+  ledger_entries: LedgerEntriesTable;
+  orders: OrdersTable;
+  order_items: OrderItemsTable;
+  outbox: OutboxTable;
+  sandbox_submissions: SandboxSubmissionsTable;
+  rc_transactions: RcTransactionsTable;
+  top_ups: TopUpsTable;
+}
+
+export type ProfileRow = Selectable<ProfilesTable>;
+export type ApiKeyRow = Selectable<ApiKeysTable>;
+export type WalletRow = Selectable<WalletsTable>;
+export type OrderRow = Selectable<OrdersTable>;
+export type NewOrder = Insertable<OrdersTable>;
+export type OrderItemRow = Selectable<OrderItemsTable>;
+export type OrderUpdate = Updateable<OrdersTable>;
+export type RcTransactionRow = Selectable<RcTransactionsTable>;
+export type TopUpRow = Selectable<TopUpsTable>;

@@ -1,0 +1,72 @@
+import { randomUUID } from 'node:crypto';
+import cors from '@fastify/cors';
+import swagger from '@fastify/swagger';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { AppContext } from '../context.js';
+import { requireApiKey } from './plugins/auth.js';
+import { registerErrorHandling } from './plugins/errors.js';
+import { catalogRoutes } from './routes/catalog.js';
+import { healthRoutes } from './routes/health.js';
+import { profileRoutes } from './routes/profile.js';
+import { ErrorEnvelope } from './schemas/common.js';
+
+export interface BuildAppOptions {
+  /** The process logger; omitted in tests, which keep the app silent. */
+  logger?: FastifyBaseLogger;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+/** Builds the whole HTTP app without listening (tests `inject` into it; server.ts listens). */
+export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
+    bodyLimit: ctx.config.bodyLimitBytes,
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    ajv: { customOptions: { coerceTypes: true, removeAdditional: false, allErrors: false } },
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  registerErrorHandling(app);
+  app.addSchema(ErrorEnvelope);
+
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Partner API', version: '1.0.0', description: 'Partner Wallet, Catalog and Ordering API' },
+      components: { securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-KEY' } } },
+      security: [{ apiKey: [] }],
+    },
+  });
+
+  // Spec §5.7: GET, POST, OPTIONS; Content-Type and X-API-KEY. Preflight needs no key.
+  await app.register(cors, {
+    origin: '*',
+    methods: ['GET', 'POST', 'OPTIONS'],
+    allowedHeaders: ['Content-Type', 'X-API-KEY'],
+    exposedHeaders: ['X-Request-Id'],
+    maxAge: 600,
+  });
+
+  await app.register(healthRoutes, { ctx });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  await app.register(
+    async (api) => {
+      requireApiKey(api, ctx.profiles);
+      await api.register(profileRoutes, { ctx });
+      await api.register(catalogRoutes, { ctx });
+    },
+    { prefix: '/api/v1' },
+  );
+
+  return app;
+}

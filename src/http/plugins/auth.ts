@@ -1,0 +1,20 @@
+import type { FastifyInstance } from 'fastify';
+import type { ProfileService, AuthContext } from '../../profiles/service.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    auth: AuthContext;
+  }
+}
+
+/**
+ * X-API-KEY authentication for every route registered in `app` (spec §5). Runs at onRequest,
+ * before the body is read, so an unauthenticated caller learns nothing else about the request.
+ */
+export function requireApiKey(app: FastifyInstance, profiles: ProfileService): void {
+  app.decorateRequest('auth', null as unknown as AuthContext);
+  app.addHook('onRequest', async (request) => {
+    const header = request.headers['x-api-key'];
+    request.auth = await profiles.authenticate(Array.isArray(header) ? header[0] : header);
+  });
+}

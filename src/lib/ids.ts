@@ -1,0 +1,19 @@
+import { randomBytes } from 'node:crypto';
+import { monotonicFactory } from 'ulid';
+
+const ulid = monotonicFactory();
+
+/** Time-ordered, globally unique id with a readable type prefix: `ord_01JD6…`. */
+export function newId(prefix: string): string {
+  return `${prefix}_${ulid().toLowerCase()}`;
+}
+
+const REFERENCE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+
+/** User-friendly reference, no ambiguous characters (0/O, 1/I): `DB-7KQ2M9XH`. */
+export function shortReference(prefix: string): string {
+  const bytes = randomBytes(8);
+  let out = '';
+  for (const byte of bytes) out += REFERENCE_ALPHABET[byte % REFERENCE_ALPHABET.length];
+  return `${prefix}-${out}`;
+}

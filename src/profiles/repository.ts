@@ -1,0 +1,66 @@
+import type { Executor } from '../db/connection.js';
+import type { Mode } from '../db/schema.js';
+
+export async function findActiveKeyByHash(db: Executor, keyHash: string) {
+  return db
+    .selectFrom('api_keys as k')
+    .innerJoin('profiles as p', 'p.id', 'k.profile_id')
+    .select(['k.id as key_id', 'k.mode', 'k.revoked', 'k.last_used_at'])
+    .selectAll('p')
+    .where('k.key_hash', '=', keyHash)
+    .executeTakeFirst();
+}
+
+export async function touchKey(db: Executor, keyId: string, now: number): Promise<void> {
+  await db.updateTable('api_keys').set({ last_used_at: now }).where('id', '=', keyId).execute();
+}
+
+export async function findProfile(db: Executor, profileId: string) {
+  return db.selectFrom('profiles').selectAll().where('id', '=', profileId).executeTakeFirst();
+}
+
+export async function insertKey(
+  db: Executor,
+  key: { id: string; profileId: string; mode: Mode; hash: string; prefix: string; revoked: boolean; now: number },
+): Promise<boolean> {
+  const result = await db
+    .insertInto('api_keys')
+    .values({
+      id: key.id,
+      profile_id: key.profileId,
+      mode: key.mode,
+      key_hash: key.hash,
+      prefix: key.prefix,
+      revoked: key.revoked ? 1 : 0,
+      revoked_at: key.revoked ? key.now : null,
+      last_used_at: null,
+      created_at: key.now,
+    })
+    .onConflict((oc) => oc.column('key_hash').doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+export async function listKeys(db: Executor, profileId: string) {
+  return db
+    .selectFrom('api_keys')
+    .select(['id', 'mode', 'prefix', 'revoked', 'revoked_at', 'last_used_at', 'created_at'])
+    .where('profile_id', '=', profileId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+export async function revokeKey(db: Executor, keyId: string, now: number) {
+  return db
+    .updateTable('api_keys')
+    .set({ revoked: 1, revoked_at: now })
+    .where('id', '=', keyId)
+    .where('revoked', '=', 0)
+    .returning(['id', 'prefix'])
+    .executeTakeFirst();
+}
+
+export async function findKey(db: Executor, keyId: string) {
+  return db.selectFrom('api_keys').select(['id', 'revoked', 'prefix']).where('id', '=', keyId).executeTakeFirst();
+}

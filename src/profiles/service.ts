@@ -1,0 +1,102 @@
+import type { Database } from '../db/connection.js';
+import type { Mode, ProfileRow, Role } from '../db/schema.js';
+import { AppError, forbidden, unauthorized } from '../http/errors.js';
+import type { Profile } from '../http/schemas/profile.js';
+import { toGhs } from '../lib/money.js';
+import type { WalletService } from '../wallet/service.js';
+import { parseApiKey } from './api-keys.js';
+import * as repo from './repository.js';
+
+/** Who is calling: resolved once per request by the auth plugin. */
+export interface AuthContext {
+  keyId: string;
+  mode: Mode;
+  profileId: string;
+  role: Role;
+  profile: ProfileRow;
+}
+
+/** last_used_at is written at most this often per key, so reads stay reads. */
+const TOUCH_INTERVAL_MS = 60_000;
+
+export class ProfileService {
+  constructor(
+    private readonly database: Database,
+    private readonly wallets: WalletService,
+    private readonly log: { warn(obj: object, msg: string): void },
+  ) {}
+
+  async authenticate(presentedKey: string | undefined): Promise<AuthContext> {
+    if (!presentedKey) throw unauthorized('Missing X-API-KEY header');
+    const parsed = parseApiKey(presentedKey.trim());
+    if (!parsed) throw unauthorized('Malformed API key: expected service_live_… or service_test_…');
+    const row = await repo.findActiveKeyByHash(this.database.read, parsed.hash);
+    if (!row || row.mode !== parsed.mode) throw unauthorized('Unknown API key');
+    if (row.revoked) throw unauthorized('This API key has been revoked');
+    if (row.status !== 'Active') {
+      throw forbidden('PROFILE_SUSPENDED', `This profile is ${row.status.toLowerCase()}; API access is disabled`);
+    }
+    const now = Date.now();
+    if (row.last_used_at === null || now - row.last_used_at > TOUCH_INTERVAL_MS) {
+      repo.touchKey(this.database.db, row.key_id, now).catch((error: unknown) => {
+        this.log.warn({ err: error, keyId: row.key_id }, 'could not record key use');
+      });
+    }
+    const { key_id, mode, revoked: _revoked, last_used_at: _lastUsed, ...profile } = row;
+    return { keyId: key_id, mode, profileId: profile.id, role: profile.role, profile };
+  }
+
+  async getProfile(auth: AuthContext): Promise<Profile> {
+    const wallet = await this.wallets.balance(auth.profileId, auth.mode);
+    return toProfileView(auth.profile, wallet.available, wallet.held);
+  }
+
+  async requireProfile(profileId: string): Promise<ProfileRow> {
+    const profile = await repo.findProfile(this.database.read, profileId);
+    if (!profile) throw new AppError(404, 'PROFILE_NOT_FOUND', `No profile ${profileId}`);
+    return profile;
+  }
+}
+
+export function fullName(p: Pick<ProfileRow, 'first_name' | 'middle_name' | 'last_name'>): string {
+  return [p.first_name, p.middle_name, p.last_name].filter((part) => part.trim() !== '').join(' ');
+}
+
+function parseUpdateMeta(raw: string): Profile['updateMeta'] {
+  try {
+    const value = JSON.parse(raw) as Partial<Profile['updateMeta']>;
+    return { action: String(value.action ?? ''), name: String(value.name ?? ''), userId: String(value.userId ?? '') };
+  } catch {
+    return { action: '', name: '', userId: '' };
+  }
+}
+
+export function toProfileView(p: ProfileRow, available: number, held: number): Profile {
+  return {
+    _id: p.id,
+    _creationTime: p.created_at,
+    userId: p.user_id,
+    firstName: p.first_name,
+    middleName: p.middle_name,
+    lastName: p.last_name,
+    fullName: fullName(p),
+    gender: p.gender,
+    phoneNumber: p.phone_number,
+    email: p.email,
+    role: p.role,
+    status: p.status,
+    countryCode: p.country_code,
+    countryISO: p.country_iso,
+    countryName: p.country_name,
+    referralCode: p.referral_code,
+    uniqueId: p.unique_id,
+    creatorId: p.creator_id,
+    registeredAt: p.registered_at,
+    createdAt: p.created_at,
+    updatedAt: p.updated_at,
+    updateMeta: parseUpdateMeta(p.update_meta),
+    walletAvailableBalance: toGhs(available),
+    walletHeldBalance: toGhs(held),
+    walletTotalBalance: toGhs(available + held),
+  };
+}

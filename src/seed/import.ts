@@ -1,0 +1,322 @@
+import { Value } from 'typebox/value';
+import type { Database, Executor } from '../db/connection.js';
+import { ROLES, type Role } from '../db/schema.js';
+import { newId } from '../lib/ids.js';
+import { fromGhs } from '../lib/money.js';
+import { parseApiKey } from '../profiles/api-keys.js';
+import * as profileRepo from '../profiles/repository.js';
+import type { CredentialCipher } from '../result-checker/credential-crypto.js';
+import { ensureWallet } from '../wallet/service.js';
+import { SeedFile, type SeedRolePrices } from './schema.js';
+
+export class SeedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SeedError';
+  }
+}
+
+export interface ImportSummary {
+  operators: number;
+  products: number;
+  dataPackages: number;
+  resultCheckerPackages: number;
+  credentialsAdded: number;
+  credentialsSkipped: number;
+  profiles: number;
+  walletsCreated: number;
+  apiKeysAdded: number;
+}
+
+type Section = keyof SeedFile;
+
+/** "dataPackages[3] (id pkg_x)" — how a message names an entry of the file. */
+function entryName(seed: unknown, section: string, index: number): string {
+  const list = (seed as Record<string, unknown>)[section];
+  const entry = Array.isArray(list) ? (list[index] as { id?: unknown } | undefined) : undefined;
+  const id = typeof entry?.id === 'string' ? ` (id "${entry.id}")` : '';
+  return `${section}[${index}]${id}`;
+}
+
+function describeSchemaError(seed: unknown, instancePath: string, message: string): string {
+  const parts = instancePath.split('/').filter(Boolean);
+  if (parts.length === 0) return `seed file: ${message}`;
+  const [section, index, ...rest] = parts;
+  if (section === undefined || index === undefined || !/^\d+$/.test(index)) return `${parts.join('.')}: ${message}`;
+  const field = rest.length ? ` field ${rest.map((p) => (/^\d+$/.test(p) ? `[${p}]` : p)).join('.')}` : '';
+  return `${entryName(seed, section, Number(index))}${field}: ${message}`;
+}
+
+/** Parses and validates the whole file before anything is written. */
+export function parseSeed(text: string): SeedFile {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new SeedError(`seed file is not valid JSON: ${(error as Error).message}`);
+  }
+  if (!Value.Check(SeedFile, data)) {
+    const errors = [...Value.Errors(SeedFile, data)];
+    // The most specific error (deepest path) names the bad entry and field best.
+    const first = errors.sort((a, b) => b.instancePath.length - a.instancePath.length)[0];
+    throw new SeedError(first ? describeSchemaError(data, first.instancePath, first.message) : 'seed file is malformed');
+  }
+  return data;
+}
+
+function pesewas(seed: SeedFile, section: Section, index: number, field: string, ghs: number): number {
+  const value = fromGhs(ghs);
+  if (value === null) {
+    throw new SeedError(`${entryName(seed, section, index)} field ${field}: ${ghs} is not a GHS amount with at most two decimals`);
+  }
+  return value;
+}
+
+function rolePriceRows(seed: SeedFile, section: Section, index: number, prices: SeedRolePrices | undefined) {
+  const rows: { role: Role; price: number }[] = [];
+  for (const role of ROLES) {
+    const ghs = prices?.[role];
+    if (ghs !== undefined) rows.push({ role, price: pesewas(seed, section, index, `rolePrices.${role}`, ghs) });
+  }
+  return rows;
+}
+
+function assertUniqueIds(seed: SeedFile, section: Section, ids: string[]): void {
+  const seen = new Set<string>();
+  ids.forEach((id, index) => {
+    if (seen.has(id)) throw new SeedError(`${entryName(seed, section, index)}: duplicate id in the file`);
+    seen.add(id);
+  });
+}
+
+/**
+ * Imports a seed file (decisions.md §2): idempotent upsert by id, all-or-nothing.
+ * Opening wallet balances are credited only when the wallet is created.
+ */
+export async function importSeed(database: Database, seed: SeedFile, cipher: CredentialCipher): Promise<ImportSummary> {
+  const operators = seed.operators ?? [];
+  const products = seed.products ?? [];
+  const packages = seed.dataPackages ?? [];
+  const rcPackages = seed.resultCheckerPackages ?? [];
+  const profiles = seed.profiles ?? [];
+  assertUniqueIds(seed, 'operators', operators.map((o) => o.id));
+  assertUniqueIds(seed, 'products', products.map((p) => p.id));
+  assertUniqueIds(seed, 'dataPackages', packages.map((p) => p.id));
+  assertUniqueIds(seed, 'resultCheckerPackages', rcPackages.map((p) => p.id));
+  assertUniqueIds(seed, 'profiles', profiles.map((p) => p.id));
+
+  const keysInFile = new Map<string, number>();
+  profiles.forEach((profile, index) => {
+    for (const key of profile.apiKeys ?? []) {
+      if (!parseApiKey(key.key)) {
+        throw new SeedError(`${entryName(seed, 'profiles', index)}: an API key is malformed (expected service_live_… or service_test_… with at least 8 secret characters)`);
+      }
+      const other = keysInFile.get(key.key);
+      if (other !== undefined) {
+        throw new SeedError(`${entryName(seed, 'profiles', index)}: an API key is listed twice in the file (also under ${entryName(seed, 'profiles', other)})`);
+      }
+      keysInFile.set(key.key, index);
+    }
+  });
+
+  const summary: ImportSummary = {
+    operators: operators.length,
+    products: products.length,
+    dataPackages: packages.length,
+    resultCheckerPackages: rcPackages.length,
+    credentialsAdded: 0,
+    credentialsSkipped: 0,
+    profiles: profiles.length,
+    walletsCreated: 0,
+    apiKeysAdded: 0,
+  };
+  const now = Date.now();
+
+  await database.transaction(async (trx) => {
+    for (const o of operators) {
+      const row = { code: o.code, name: o.name, status: o.status, updated_at: now };
+      await trx
+        .insertInto('operators')
+        .values({ id: o.id, ...row, created_at: now })
+        .onConflict((oc) => oc.column('id').doUpdateSet(row))
+        .execute();
+    }
+
+    for (const [index, p] of products.entries()) {
+      await requireRow(trx, seed, 'products', index, 'operators', p.operatorId);
+      const row = { operator_id: p.operatorId, name: p.name, status: p.status, updated_at: now };
+      await trx
+        .insertInto('products')
+        .values({ id: p.id, ...row, created_at: now })
+        .onConflict((oc) => oc.column('id').doUpdateSet(row))
+        .execute();
+    }
+
+    for (const [index, p] of packages.entries()) {
+      const product = await trx.selectFrom('products').select('operator_id').where('id', '=', p.productId).executeTakeFirst();
+      if (!product) throw new SeedError(`${entryName(seed, 'dataPackages', index)}: productId "${p.productId}" does not exist`);
+      if (product.operator_id !== p.operatorId) {
+        throw new SeedError(`${entryName(seed, 'dataPackages', index)}: product "${p.productId}" belongs to operator "${product.operator_id}", not "${p.operatorId}"`);
+      }
+      const row = {
+        operator_id: p.operatorId,
+        product_id: p.productId,
+        label: p.label,
+        data_amount: p.dataAmount,
+        validity: p.validity,
+        status: p.status,
+        price: pesewas(seed, 'dataPackages', index, 'price', p.price),
+        updated_at: now,
+      };
+      const prices = rolePriceRows(seed, 'dataPackages', index, p.rolePrices);
+      await trx
+        .insertInto('data_packages')
+        .values({ id: p.id, ...row, created_at: now })
+        .onConflict((oc) => oc.column('id').doUpdateSet(row))
+        .execute();
+      await trx.deleteFrom('data_package_prices').where('package_id', '=', p.id).execute();
+      if (prices.length) {
+        await trx.insertInto('data_package_prices').values(prices.map((r) => ({ package_id: p.id, ...r }))).execute();
+      }
+    }
+
+    for (const [index, p] of rcPackages.entries()) {
+      const row = {
+        code: p.code,
+        name: p.name,
+        display_name: p.displayName,
+        description: p.description ?? null,
+        status: p.status,
+        priority: p.priority ?? null,
+        check_limit: p.checkLimit ?? null,
+        includes_pdf: p.includesPdf === undefined || p.includesPdf === null ? null : p.includesPdf ? 1 : 0,
+        price: pesewas(seed, 'resultCheckerPackages', index, 'price', p.price),
+        updated_at: now,
+      };
+      const prices = rolePriceRows(seed, 'resultCheckerPackages', index, p.rolePrices);
+      await trx
+        .insertInto('rc_packages')
+        .values({ id: p.id, ...row, created_at: now })
+        .onConflict((oc) => oc.column('id').doUpdateSet(row))
+        .execute();
+      await trx.deleteFrom('rc_package_prices').where('package_id', '=', p.id).execute();
+      if (prices.length) {
+        await trx.insertInto('rc_package_prices').values(prices.map((r) => ({ package_id: p.id, ...r }))).execute();
+      }
+      const added = await insertCredentials(trx, cipher, p.id, p.credentials ?? [], now);
+      summary.credentialsAdded += added;
+      summary.credentialsSkipped += (p.credentials ?? []).length - added;
+    }
+
+    for (const [index, p] of profiles.entries()) {
+      const referralOwner = await trx
+        .selectFrom('profiles')
+        .select('id')
+        .where('referral_code', '=', p.referralCode)
+        .where('id', '!=', p.id)
+        .executeTakeFirst();
+      if (referralOwner) {
+        throw new SeedError(`${entryName(seed, 'profiles', index)}: referralCode "${p.referralCode}" already belongs to profile "${referralOwner.id}"`);
+      }
+      const row = {
+        user_id: p.userId ?? p.id,
+        first_name: p.firstName,
+        middle_name: p.middleName ?? '',
+        last_name: p.lastName,
+        gender: p.gender ?? '',
+        phone_number: p.phoneNumber,
+        email: p.email,
+        role: p.role,
+        status: p.status,
+        country_code: p.countryCode ?? '',
+        country_iso: p.countryISO ?? '',
+        country_name: p.countryName ?? '',
+        referral_code: p.referralCode,
+        unique_id: p.uniqueId ?? p.id,
+        creator_id: p.creatorId ?? '',
+        update_meta: JSON.stringify({ action: 'seed_import', name: 'Seed import', userId: 'system' }),
+        updated_at: now,
+      };
+      await trx
+        .insertInto('profiles')
+        .values({ id: p.id, ...row, registered_at: now, created_at: now })
+        .onConflict((oc) => oc.column('id').doUpdateSet(row))
+        .execute();
+
+      for (const mode of ['live', 'test'] as const) {
+        const opening = pesewas(seed, 'profiles', index, `wallet.${mode}`, p.wallet?.[mode] ?? 0);
+        const { created } = await ensureWallet(trx, p.id, mode, opening, now);
+        if (created) summary.walletsCreated += 1;
+      }
+
+      for (const key of p.apiKeys ?? []) {
+        const parsed = parseApiKey(key.key);
+        if (!parsed) continue; // checked above
+        const existing = await trx
+          .selectFrom('api_keys')
+          .select(['id', 'profile_id'])
+          .where('key_hash', '=', parsed.hash)
+          .executeTakeFirst();
+        if (existing && existing.profile_id !== p.id) {
+          throw new SeedError(`${entryName(seed, 'profiles', index)}: an API key already belongs to another profile`);
+        }
+        if (!existing) {
+          await profileRepo.insertKey(trx, {
+            id: newId('key'),
+            profileId: p.id,
+            mode: parsed.mode,
+            hash: parsed.hash,
+            prefix: parsed.prefix,
+            revoked: key.revoked === true,
+            now,
+          });
+          summary.apiKeysAdded += 1;
+        } else if (key.revoked === true) {
+          // Revocation is one-way: a re-import can revoke a key but never revive one staff revoked.
+          await profileRepo.revokeKey(trx, existing.id, now);
+        }
+      }
+    }
+  });
+  return summary;
+}
+
+async function requireRow(
+  trx: Executor,
+  seed: SeedFile,
+  section: Section,
+  index: number,
+  table: 'operators' | 'products',
+  id: string,
+): Promise<void> {
+  const row = await trx.selectFrom(table).select('id').where('id', '=', id).executeTakeFirst();
+  if (!row) throw new SeedError(`${entryName(seed, section, index)}: ${table === 'operators' ? 'operatorId' : 'productId'} "${id}" does not exist`);
+}
+
+/** Adds credentials not yet known for the package (by username); returns how many were added. */
+export async function insertCredentials(
+  trx: Executor,
+  cipher: CredentialCipher,
+  packageId: string,
+  credentials: readonly { username: string; password: string }[],
+  now: number,
+): Promise<number> {
+  let added = 0;
+  for (const credential of credentials) {
+    const result = await trx
+      .insertInto('rc_credentials')
+      .values({
+        id: newId('cred'),
+        package_id: packageId,
+        username_digest: cipher.usernameDigest(packageId, credential.username),
+        secret: cipher.encrypt(credential),
+        assigned_transaction_id: null,
+        assigned_at: null,
+        created_at: now,
+      })
+      .onConflict((oc) => oc.columns(['package_id', 'username_digest']).doNothing())
+      .executeTakeFirst();
+    added += Number(result.numInsertedOrUpdatedRows ?? 0);
+  }
+  return added;
+}

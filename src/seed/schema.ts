@@ -1,0 +1,114 @@
+import { Type, type Static } from 'typebox';
+
+/** The seed file of decisions.md §2. Money in GHS; ids are kept as the records' ids. */
+
+const Id = Type.String({ minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9_.:-]+$' });
+const Text = Type.String({ maxLength: 500 });
+const Name = Type.String({ minLength: 1, maxLength: 200 });
+const Ghs = Type.Number({ minimum: 0, maximum: 10_000_000 });
+const RolePrices = Type.Object(
+  {
+    Agent: Type.Optional(Ghs),
+    SuperAgent: Type.Optional(Ghs),
+    Customer: Type.Optional(Ghs),
+    Staff: Type.Optional(Ghs),
+  },
+  { additionalProperties: false },
+);
+
+const SeedOperator = Type.Object(
+  { id: Id, code: Name, name: Name, status: Type.Union([Type.Literal('Active'), Type.Literal('Inactive')]) },
+  { additionalProperties: false },
+);
+
+const SeedProduct = Type.Object(
+  {
+    id: Id,
+    operatorId: Id,
+    name: Name,
+    status: Type.Union([Type.Literal('Available'), Type.Literal('Unavailable')]),
+  },
+  { additionalProperties: false },
+);
+
+const SeedDataPackage = Type.Object(
+  {
+    id: Id,
+    operatorId: Id,
+    productId: Id,
+    label: Name,
+    dataAmount: Name,
+    validity: Type.String({ pattern: '^[0-9]{1,4}$' }),
+    status: Type.Union([Type.Literal('Active'), Type.Literal('Inactive')]),
+    price: Ghs,
+    rolePrices: Type.Optional(RolePrices),
+  },
+  { additionalProperties: false },
+);
+
+const SeedCredential = Type.Object(
+  { username: Type.String({ minLength: 1, maxLength: 200 }), password: Type.String({ minLength: 1, maxLength: 200 }) },
+  { additionalProperties: false },
+);
+
+const SeedRcPackage = Type.Object(
+  {
+    id: Id,
+    code: Name,
+    name: Name,
+    displayName: Name,
+    description: Type.Optional(Type.Union([Text, Type.Null()])),
+    status: Type.Union([Type.Literal('Active'), Type.Literal('Inactive')]),
+    priority: Type.Optional(Type.Union([Type.Integer(), Type.Null()])),
+    checkLimit: Type.Optional(Type.Union([Type.Integer({ minimum: 0 }), Type.Null()])),
+    includesPdf: Type.Optional(Type.Union([Type.Boolean(), Type.Null()])),
+    price: Ghs,
+    rolePrices: Type.Optional(RolePrices),
+    credentials: Type.Optional(Type.Array(SeedCredential)),
+  },
+  { additionalProperties: false },
+);
+
+const SeedApiKey = Type.Object(
+  { key: Type.String({ minLength: 1 }), revoked: Type.Optional(Type.Boolean()) },
+  { additionalProperties: false },
+);
+
+const SeedProfile = Type.Object(
+  {
+    id: Id,
+    userId: Type.Optional(Id),
+    firstName: Name,
+    middleName: Type.Optional(Text),
+    lastName: Name,
+    gender: Type.Optional(Text),
+    phoneNumber: Type.String({ minLength: 1, maxLength: 32 }),
+    email: Type.String({ minLength: 3, maxLength: 254, pattern: '^[^@\\s]+@[^@\\s]+$' }),
+    role: Type.Union([Type.Literal('Agent'), Type.Literal('SuperAgent'), Type.Literal('Customer'), Type.Literal('Staff')]),
+    status: Type.String({ minLength: 1, maxLength: 40 }),
+    countryCode: Type.Optional(Type.String({ maxLength: 8 })),
+    countryISO: Type.Optional(Type.String({ maxLength: 3 })),
+    countryName: Type.Optional(Text),
+    referralCode: Type.String({ minLength: 1, maxLength: 64 }),
+    uniqueId: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
+    creatorId: Type.Optional(Type.String({ maxLength: 128 })),
+    wallet: Type.Optional(Type.Object({ live: Type.Optional(Ghs), test: Type.Optional(Ghs) }, { additionalProperties: false })),
+    apiKeys: Type.Optional(Type.Array(SeedApiKey)),
+  },
+  { additionalProperties: false },
+);
+
+export const SeedFile = Type.Object(
+  {
+    operators: Type.Optional(Type.Array(SeedOperator)),
+    products: Type.Optional(Type.Array(SeedProduct)),
+    dataPackages: Type.Optional(Type.Array(SeedDataPackage)),
+    resultCheckerPackages: Type.Optional(Type.Array(SeedRcPackage)),
+    profiles: Type.Optional(Type.Array(SeedProfile)),
+  },
+  { additionalProperties: false },
+);
+
+export type SeedFile = Static<typeof SeedFile>;
+export type SeedProfile = Static<typeof SeedProfile>;
+export type SeedRolePrices = Static<typeof RolePrices>;

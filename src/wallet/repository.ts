@@ -1,0 +1,118 @@
+import type { Executor } from '../db/connection.js';
+import type { LedgerKind, Mode } from '../db/schema.js';
+
+export async function findWallet(db: Executor, profileId: string, mode: Mode) {
+  return db
+    .selectFrom('wallets')
+    .selectAll()
+    .where('profile_id', '=', profileId)
+    .where('mode', '=', mode)
+    .executeTakeFirst();
+}
+
+export async function findWalletById(db: Executor, walletId: string) {
+  return db.selectFrom('wallets').selectAll().where('id', '=', walletId).executeTakeFirst();
+}
+
+/** Creates the wallet at zero if it does not exist; returns true when it was created now. */
+export async function createWalletIfMissing(
+  db: Executor,
+  wallet: { id: string; profileId: string; mode: Mode; now: number },
+): Promise<boolean> {
+  const result = await db
+    .insertInto('wallets')
+    .values({
+      id: wallet.id,
+      profile_id: wallet.profileId,
+      mode: wallet.mode,
+      available: 0,
+      held: 0,
+      created_at: wallet.now,
+      updated_at: wallet.now,
+    })
+    .onConflict((oc) => oc.columns(['profile_id', 'mode']).doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+/**
+ * Moves money in one statement that refuses to take either balance below zero.
+ * Returns the balances after, or undefined when the wallet cannot afford it (nothing changed).
+ */
+export async function applyDelta(
+  db: Executor,
+  walletId: string,
+  availableDelta: number,
+  heldDelta: number,
+  now: number,
+) {
+  return db
+    .updateTable('wallets')
+    .set((eb) => ({
+      available: eb('available', '+', availableDelta),
+      held: eb('held', '+', heldDelta),
+      updated_at: now,
+    }))
+    .where('id', '=', walletId)
+    .where((eb) =>
+      eb.and([eb(eb('available', '+', availableDelta), '>=', 0), eb(eb('held', '+', heldDelta), '>=', 0)]),
+    )
+    .returning(['available', 'held'])
+    .executeTakeFirst();
+}
+
+export interface LedgerEntryInput {
+  walletId: string;
+  kind: LedgerKind;
+  availableDelta: number;
+  heldDelta: number;
+  availableAfter: number;
+  heldAfter: number;
+  orderId?: string | null;
+  orderItemId?: string | null;
+  rcTransactionId?: string | null;
+  topUpId?: string | null;
+  idempotencyKey?: string | null;
+  memo?: string | null;
+  now: number;
+}
+
+export async function insertLedgerEntry(db: Executor, e: LedgerEntryInput): Promise<void> {
+  await db
+    .insertInto('ledger_entries')
+    .values({
+      wallet_id: e.walletId,
+      kind: e.kind,
+      available_delta: e.availableDelta,
+      held_delta: e.heldDelta,
+      available_after: e.availableAfter,
+      held_after: e.heldAfter,
+      order_id: e.orderId ?? null,
+      order_item_id: e.orderItemId ?? null,
+      rc_transaction_id: e.rcTransactionId ?? null,
+      top_up_id: e.topUpId ?? null,
+      idempotency_key: e.idempotencyKey ?? null,
+      memo: e.memo ?? null,
+      created_at: e.now,
+    })
+    .execute();
+}
+
+/** Sum of every ledger entry per wallet, for `ledger verify`. */
+export async function ledgerTotals(db: Executor) {
+  return db
+    .selectFrom('wallets as w')
+    .leftJoin('ledger_entries as l', 'l.wallet_id', 'w.id')
+    .select((eb) => [
+      'w.id',
+      'w.profile_id',
+      'w.mode',
+      'w.available',
+      'w.held',
+      eb.fn.coalesce(eb.fn.sum<number>('l.available_delta'), eb.lit(0)).as('ledger_available'),
+      eb.fn.coalesce(eb.fn.sum<number>('l.held_delta'), eb.lit(0)).as('ledger_held'),
+    ])
+    .groupBy(['w.id', 'w.profile_id', 'w.mode', 'w.available', 'w.held'])
+    .orderBy('w.id')
+    .execute();
+}

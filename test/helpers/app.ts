@@ -1,0 +1,156 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { TestContext } from 'node:test';
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import { loadConfig, type Config } from '../../src/config.js';
+import { createContext, type AppContext } from '../../src/context.js';
+import { connect, type Database } from '../../src/db/connection.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
+import type { Mode } from '../../src/db/schema.js';
+import { buildApp } from '../../src/http/app.js';
+import { CredentialCipher } from '../../src/result-checker/credential-crypto.js';
+import { importSeed, parseSeed } from '../../src/seed/import.js';
+
+export const FIXTURE_SEED = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/seed.json');
+
+/** Which engine this run tests: TEST_DB=postgres uses TEST_DATABASE_URL, anything else SQLite. */
+export const TEST_DIALECT = process.env.TEST_DB === 'postgres' ? 'postgres' : 'sqlite';
+
+export interface TestDatabase {
+  database: Database;
+  url: string;
+  /** Options to open a second connection to the same database (another process or worker). */
+  pgSchema?: string;
+  drop(): Promise<void>;
+}
+
+/** A fresh, migrated database of its own: a temp SQLite file, or a new PostgreSQL schema. */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  if (TEST_DIALECT === 'postgres') {
+    const url = process.env.TEST_DATABASE_URL;
+    if (!url) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL');
+    const pgSchema = `t_${randomBytes(6).toString('hex')}`;
+    const database = await connect(url, { pgSchema, poolSize: 12 });
+    await migrateToLatest(database);
+    return {
+      database,
+      url,
+      pgSchema,
+      async drop() {
+        await database.close();
+        const cleanup = await connect(url, { poolSize: 1 });
+        try {
+          const { sql } = await import('kysely');
+          await sql.raw(`drop schema if exists ${pgSchema} cascade`).execute(cleanup.db);
+        } finally {
+          await cleanup.close();
+        }
+      },
+    };
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'partner-api-test-'));
+  const url = `sqlite:${path.join(dir, 'test.db')}`;
+  const database = await connect(url, { sqliteSynchronous: 'NORMAL' });
+  await migrateToLatest(database);
+  return {
+    database,
+    url,
+    async drop() {
+      await database.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface TestAppOptions {
+  /** Seed to import: the fixture by default, null for none, or a path / parsed object. */
+  seed?: string | object | null;
+  /** Extra environment for the config (e.g. SANDBOX_SETTLE_MS). */
+  env?: Record<string, string>;
+}
+
+export interface CallResult {
+  status: number;
+  // Response bodies are whatever the API sent; tests assert on them field by field.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  body: any;
+  headers: Record<string, unknown>;
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  ctx: AppContext;
+  config: Config;
+  testDb: TestDatabase;
+  database: Database;
+  call(method: InjectOptions['method'], url: string, options?: { key?: string; body?: unknown; headers?: Record<string, string> }): Promise<CallResult>;
+  /** Wallet balances in pesewas. */
+  wallet(profileId: string, mode: Mode): Promise<{ available: number; held: number }>;
+  close(): Promise<void>;
+}
+
+const silentLog = { info() {}, warn() {}, error() {} };
+
+export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const testDb = await createTestDatabase();
+  const config = loadConfig({ DATABASE_URL: testDb.url, LOG_LEVEL: 'silent', SANDBOX_SETTLE_MS: '50', ...options.env });
+  const cipher = new CredentialCipher(randomBytes(32));
+  const ctx = createContext(config, testDb.database, silentLog, cipher);
+  const seed = options.seed === undefined ? FIXTURE_SEED : options.seed;
+  if (seed !== null) {
+    const text = typeof seed === 'string' ? fs.readFileSync(seed, 'utf8') : JSON.stringify(seed);
+    await importSeed(testDb.database, parseSeed(text), cipher);
+  }
+  const app = await buildApp(ctx);
+  await app.ready();
+  return {
+    app,
+    ctx,
+    config,
+    testDb,
+    database: testDb.database,
+    async call(method, url, opts = {}) {
+      const headers: Record<string, string> = { ...opts.headers };
+      if (opts.key !== undefined) headers['x-api-key'] = opts.key;
+      const res = await app.inject({
+        method,
+        url,
+        headers,
+        ...(opts.body === undefined ? {} : { payload: opts.body as InjectOptions['payload'] }),
+      });
+      let body: unknown = res.body;
+      try {
+        body = res.json();
+      } catch {
+        // not JSON; tests see the raw text
+      }
+      return { status: res.statusCode, body, headers: res.headers };
+    },
+    async wallet(profileId, mode) {
+      const row = await testDb.database.db
+        .selectFrom('wallets')
+        .select(['available', 'held'])
+        .where('profile_id', '=', profileId)
+        .where('mode', '=', mode)
+        .executeTakeFirstOrThrow();
+      return { available: row.available, held: row.held };
+    },
+    async close() {
+      await app.close();
+      await testDb.drop();
+    },
+  };
+}
+
+/**
+ * createTestApp for one test, closed when it ends. For a suite sharing one app use
+ * `before(async () => { t = await createTestApp(); }); after(() => t.close());`.
+ */
+export async function useTestApp(t: TestContext, options?: TestAppOptions) {
+  const testApp = await createTestApp(options);
+  t.after(() => testApp.close());
+  return testApp;
+}
