@@ -17,6 +17,8 @@ export interface Database {
   readonly read: Kysely<DB>;
   /** Path of the SQLite file, or null on PostgreSQL. */
   readonly sqlitePath: string | null;
+  /** PostgreSQL schema the connection is confined to, when one was given. */
+  readonly pgSchema: string | null;
   /**
    * Runs `work` as one atomic unit. SQLite: BEGIN IMMEDIATE on the single writer connection.
    * PostgreSQL: a READ COMMITTED transaction; the queries themselves lock what they change.
@@ -60,6 +62,7 @@ function connectSqlite(file: string, synchronous: SqliteSynchronous): Database {
     db,
     read,
     sqlitePath: path.resolve(file),
+    pgSchema: null,
     transaction: (work) =>
       db.connection().execute(async (conn) => {
         await sql`begin immediate`.execute(conn);
@@ -111,6 +114,7 @@ async function connectPostgres(url: string, options: ConnectOptions): Promise<Da
     db,
     read: db,
     sqlitePath: null,
+    pgSchema: schema ?? null,
     transaction: (work) => db.transaction().execute(work),
     async close() {
       await db.destroy();

@@ -23,7 +23,12 @@ class StaticProvider implements MigrationProvider {
 
 /** Applies pending migrations; returns the names applied. Throws with the failing migration named. */
 export async function migrateToLatest(database: Database): Promise<string[]> {
-  const migrator = new Migrator({ db: database.db, provider: new StaticProvider(database.dialect) });
+  const migrator = new Migrator({
+    db: database.db,
+    provider: new StaticProvider(database.dialect),
+    // Without it Kysely looks for its bookkeeping tables in every schema of the database.
+    ...(database.pgSchema ? { migrationTableSchema: database.pgSchema } : {}),
+  });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error) {

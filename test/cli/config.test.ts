@@ -1,0 +1,51 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { ConfigError, loadConfig } from '../../src/config.js';
+import { runCli } from '../helpers/cli.js';
+
+describe('configuration (decisions.md §1)', () => {
+  test('defaults', () => {
+    const c = loadConfig({});
+    assert.equal(c.port, 8080);
+    assert.equal(c.host, '0.0.0.0');
+    assert.equal(c.databaseUrl, 'sqlite:./data/partner-api.db');
+    assert.equal(c.sandboxSettleMs, 3000);
+    assert.equal(c.worker, 'inline');
+    assert.equal(c.credentialsKey, null);
+    assert.equal(c.sqliteSynchronous, 'FULL');
+  });
+
+  const bad: [string, Record<string, string>][] = [
+    ['PORT', { PORT: 'abc' }],
+    ['PORT', { PORT: '70000' }],
+    ['DATABASE_URL', { DATABASE_URL: 'mysql://x' }],
+    ['DATABASE_URL', { DATABASE_URL: 'sqlite:' }],
+    ['SANDBOX_SETTLE_MS', { SANDBOX_SETTLE_MS: '-5' }],
+    ['WORKER', { WORKER: 'sometimes' }],
+    ['CREDENTIALS_KEY', { CREDENTIALS_KEY: 'too-short' }],
+    ['CREDENTIALS_KEY', { NODE_ENV: 'production' }],
+  ];
+  for (const [variable, env] of bad) {
+    test(`${JSON.stringify(env)} is refused naming ${variable}`, () => {
+      assert.throws(() => loadConfig(env), (error: unknown) => {
+        assert.ok(error instanceof ConfigError);
+        assert.equal(error.variable, variable);
+        assert.ok(error.message.startsWith(variable));
+        return true;
+      });
+    });
+  }
+
+  test('a valid CREDENTIALS_KEY and postgres URL are accepted', () => {
+    const c = loadConfig({ CREDENTIALS_KEY: Buffer.alloc(32, 7).toString('base64'), DATABASE_URL: 'postgres://u@h:5432/db', WORKER: 'off' });
+    assert.equal(c.worker, 'off');
+    assert.equal(c.databaseUrl, 'postgres://u@h:5432/db');
+  });
+
+  test('the process stops with one line naming the variable', async () => {
+    const result = await runCli(['serve'], { PORT: 'eighty' });
+    assert.equal(result.code, 1);
+    assert.equal(result.stdout, '');
+    assert.equal(result.stderr.trim(), 'config error: PORT must be an integer from 0 to 65535 (got "eighty")');
+  });
+});

@@ -1,0 +1,95 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { createTestApp, type TestApp } from '../helpers/app.js';
+import { KEYS } from '../helpers/keys.js';
+
+const BUY = '/api/v1/data-bundles/buy-single';
+
+describe('HTTP platform: envelope, errors, CORS, health', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await createTestApp({ env: { BODY_LIMIT_BYTES: '4096' } });
+  });
+  after(() => t.close());
+
+  test('an unknown route is 404 NOT_FOUND in the envelope, with or without a key', async () => {
+    for (const key of [undefined, KEYS.agentLive]) {
+      for (const [method, url] of [['GET', '/api/v1/nope'], ['POST', '/api/v2/profile'], ['GET', '/'], ['DELETE', '/api/v1/profile']] as const) {
+        const res = await t.call(method, url, key ? { key } : {});
+        assert.equal(res.status, 404, `${method} ${url}`);
+        assert.equal(res.body.success, false);
+        assert.equal(res.body.error.code, 'NOT_FOUND');
+        assert.equal(typeof res.body.error.message, 'string');
+      }
+    }
+  });
+
+  test('a malformed JSON body is 400 INVALID_JSON', async () => {
+    for (const payload of ['{"packageId": ', 'not json', '']) {
+      const res = await t.call('POST', BUY, {
+        key: KEYS.agentLive,
+        body: payload,
+        headers: { 'content-type': 'application/json' },
+      });
+      assert.equal(res.status, 400, JSON.stringify(payload));
+      assert.deepEqual(res.body, { success: false, error: { code: 'INVALID_JSON', message: res.body.error.message } });
+    }
+  });
+
+  test('an oversized body is 413 in the envelope and nothing is charged', async () => {
+    const before = await t.wallet('usr_agent', 'live');
+    const res = await t.call('POST', BUY, {
+      key: KEYS.agentLive,
+      body: JSON.stringify({ packageId: 'pkg_a_1gb', note: 'x'.repeat(10_000) }),
+      headers: { 'content-type': 'application/json' },
+    });
+    assert.equal(res.status, 413);
+    assert.equal(res.body.success, false);
+    assert.equal(res.body.error.code, 'PAYLOAD_TOO_LARGE');
+    assert.deepEqual(await t.wallet('usr_agent', 'live'), before);
+  });
+
+  test('a non-JSON content type is refused in the envelope', async () => {
+    const res = await t.call('POST', BUY, { key: KEYS.agentLive, body: 'a=b', headers: { 'content-type': 'text/plain' } });
+    assert.equal(res.status, 415);
+    assert.equal(res.body.error.code, 'UNSUPPORTED_MEDIA_TYPE');
+  });
+
+  test('CORS preflight is answered without a key, with the methods and headers of spec §5.7', async () => {
+    for (const url of ['/api/v1/profile', BUY, '/api/v1/operators/op_a/products']) {
+      const res = await t.call('OPTIONS', url, {
+        headers: { origin: 'https://partner.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,x-api-key' },
+      });
+      assert.equal(res.status, 204, url);
+      assert.equal(res.headers['access-control-allow-origin'], '*');
+      assert.equal(res.headers['access-control-allow-methods'], 'GET, POST, OPTIONS');
+      assert.equal(res.headers['access-control-allow-headers'], 'Content-Type, X-API-KEY');
+    }
+    const actual = await t.call('GET', '/api/v1/profile', { key: KEYS.agentLive, headers: { origin: 'https://partner.example' } });
+    assert.equal(actual.headers['access-control-allow-origin'], '*');
+  });
+
+  test('GET /healthz answers without a key', async () => {
+    const res = await t.call('GET', '/healthz');
+    assert.equal(res.status, 200);
+    assert.deepEqual(res.body, { status: 'ok' });
+  });
+
+  test('every response carries a request id; a sane caller-supplied one is echoed', async () => {
+    const generated = await t.call('GET', '/api/v1/profile', { key: KEYS.agentLive });
+    assert.match(String(generated.headers['x-request-id']), /^[0-9a-f-]{36}$/);
+    const echoed = await t.call('GET', '/api/v1/profile', { key: KEYS.agentLive, headers: { 'x-request-id': 'partner-req-42' } });
+    assert.equal(echoed.headers['x-request-id'], 'partner-req-42');
+    const refused = await t.call('GET', '/api/v1/profile', { key: KEYS.agentLive, headers: { 'x-request-id': 'bad id with spaces' } });
+    assert.notEqual(refused.headers['x-request-id'], 'bad id with spaces');
+  });
+
+  test('the OpenAPI document is generated from the route schemas', async () => {
+    const res = await t.call('GET', '/openapi.json');
+    assert.equal(res.status, 200);
+    assert.equal(res.body.openapi.startsWith('3.'), true);
+    for (const path of ['/api/v1/profile', '/api/v1/operators/{operatorId}/products', '/api/v1/data-packages', '/api/v1/packages/{packageId}', '/api/v1/wallet-balance', '/api/v1/result-checker/packages']) {
+      assert.ok(res.body.paths[path], `OpenAPI has ${path}`);
+    }
+  });
+});

@@ -1,0 +1,126 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { Kysely } from 'kysely';
+import type { DB } from '../../src/db/schema.js';
+import { importSeed, parseSeed, SeedError } from '../../src/seed/import.js';
+import { createTestApp, FIXTURE_SEED, TEST_DIALECT, type TestApp } from '../helpers/app.js';
+import { runCli } from '../helpers/cli.js';
+import { KEYS } from '../helpers/keys.js';
+
+const TABLES = ['operators', 'products', 'data_packages', 'data_package_prices', 'rc_packages', 'rc_package_prices',
+  'rc_credentials', 'profiles', 'api_keys', 'wallets', 'ledger_entries'] as const;
+
+async function counts(db: Kysely<DB>) {
+  const out: Record<string, number> = {};
+  for (const table of TABLES) {
+    const row = await db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    out[table] = Number(row.n);
+  }
+  return out;
+}
+
+function fixture() {
+  return JSON.parse(fs.readFileSync(FIXTURE_SEED, 'utf8'));
+}
+
+describe('seed import (decisions.md §2)', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await createTestApp({ seed: null });
+  });
+  after(() => t.close());
+
+  test('importing twice gives the same rows and credits each wallet once', async () => {
+    const seed = parseSeed(fs.readFileSync(FIXTURE_SEED, 'utf8'));
+    const first = await importSeed(t.database, seed, t.ctx.cipher);
+    assert.equal(first.walletsCreated, 10);
+    assert.equal(first.credentialsAdded, 4);
+    assert.equal(first.apiKeysAdded, 10);
+    const afterFirst = await counts(t.database.db);
+    const second = await importSeed(t.database, seed, t.ctx.cipher);
+    assert.equal(second.walletsCreated, 0);
+    assert.equal(second.credentialsAdded, 0);
+    assert.equal(second.credentialsSkipped, 4);
+    assert.equal(second.apiKeysAdded, 0);
+    assert.deepEqual(await counts(t.database.db), afterFirst);
+    assert.deepEqual(await t.wallet('usr_super', 'live'), { available: 50_000, held: 0 });
+    assert.deepEqual(await t.wallet('usr_super', 'test'), { available: 100_000, held: 0 });
+    const opening = await t.database.db.selectFrom('ledger_entries').select(['kind', 'available_delta']).where('kind', '=', 'opening_balance').execute();
+    // Zero opening balances write no entry: every non-zero wallet in the fixture has exactly one.
+    assert.equal(opening.length, 8);
+    const res = await t.call('GET', '/api/v1/wallet-balance', { key: KEYS.superLive });
+    assert.equal(res.body.data.availableBalance, 500);
+  });
+
+  test('a re-import updates catalog fields and prices, keeps ids', async () => {
+    const seed = fixture();
+    seed.dataPackages[0].price = 11.5;
+    seed.dataPackages[0].rolePrices = { Agent: 9.75 };
+    seed.operators[0].name = 'Alpha Mobile Ghana';
+    await importSeed(t.database, parseSeed(JSON.stringify(seed)), t.ctx.cipher);
+    const customer = await t.call('GET', '/api/v1/packages/pkg_a_1gb', { key: KEYS.customerLive });
+    assert.equal(customer.body.data.price, 11.5);
+    assert.equal(customer.body.data.operatorName, 'Alpha Mobile Ghana');
+    const agent = await t.call('GET', '/api/v1/packages/pkg_a_1gb', { key: KEYS.agentLive });
+    assert.equal(agent.body.data.price, 9.75);
+    const superAgent = await t.call('GET', '/api/v1/packages/pkg_a_1gb', { key: KEYS.superLive });
+    assert.equal(superAgent.body.data.price, 11.5, 'role prices removed from the file no longer apply');
+  });
+
+  const broken: [string, (seed: ReturnType<typeof fixture>) => void, RegExp][] = [
+    ['a price with three decimals', (s) => (s.dataPackages[2].price = 1.234), /^dataPackages\[2\] \(id "pkg_a_inactive"\) field price: 1\.234/],
+    ['a wrong type', (s) => (s.profiles[3].role = 'Boss'), /^profiles\[3\] \(id "usr_staff"\) field role/],
+    ['an unknown product', (s) => (s.dataPackages[4].productId = 'prd_missing'), /^dataPackages\[4\] \(id "pkg_b_1gb"\): productId "prd_missing" does not exist/],
+    ['a package under another operator\'s product', (s) => (s.dataPackages[4].operatorId = 'op_a'), /^dataPackages\[4\] \(id "pkg_b_1gb"\): product "prd_b" belongs to operator "op_b"/],
+    ['a malformed key', (s) => s.profiles[4].apiKeys.push({ key: 'sk_live_123' }), /^profiles\[4\] \(id "usr_suspended"\): an API key is malformed/],
+    ['a duplicate id', (s) => s.operators.push({ ...s.operators[0] }), /^operators\[3\] \(id "op_a"\): duplicate id/],
+    ['an unknown field', (s) => (s.products[1].colour = 'red'), /^products\[1\] \(id "prd_a_off"\)/],
+  ];
+  for (const [name, breakIt, message] of broken) {
+    test(`a seed with ${name} is rejected whole, naming the entry, writing nothing`, async () => {
+      const fresh = await createTestApp({ seed: null });
+      try {
+        const seed = fixture();
+        seed.profiles.push({ ...seed.profiles[0], id: 'usr_new', referralCode: 'NEW01', apiKeys: [] });
+        breakIt(seed);
+        const empty = await counts(fresh.database.db);
+        await assert.rejects(
+          async () => importSeed(fresh.database, parseSeed(JSON.stringify(seed)), fresh.ctx.cipher),
+          (error: unknown) => {
+            assert.ok(error instanceof SeedError, String(error));
+            assert.match(error.message, message);
+            return true;
+          },
+        );
+        assert.deepEqual(await counts(fresh.database.db), empty);
+      } finally {
+        await fresh.close();
+      }
+    });
+  }
+
+  test('cli import: a clear one-line message and a non-zero exit for a bad file, success otherwise', { skip: TEST_DIALECT !== 'sqlite' }, async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'partner-api-cli-'));
+    try {
+      const env = { DATABASE_URL: `sqlite:${path.join(dir, 'cli.db')}`, CREDENTIALS_KEY: Buffer.alloc(32, 1).toString('base64') };
+      const badFile = path.join(dir, 'bad.json');
+      const seed = fixture();
+      seed.products[0].operatorId = 'op_missing';
+      fs.writeFileSync(badFile, JSON.stringify(seed));
+      const bad = await runCli(['import', badFile], env);
+      assert.equal(bad.code, 1);
+      assert.equal(bad.stderr.trim(), 'import rejected, nothing written: products[0] (id "prd_a"): operatorId "op_missing" does not exist');
+      const good = await runCli(['import', FIXTURE_SEED], env);
+      assert.equal(good.code, 0, good.stderr);
+      assert.match(good.stdout, /profiles 5 \(wallets created 10, API keys added 10\)/);
+      const missing = await runCli(['import', path.join(dir, 'nope.json')], env);
+      assert.equal(missing.code, 1);
+      assert.match(missing.stderr, /cannot read .*nope\.json: ENOENT/);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
