@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql, type Transaction } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { SqliteSynchronous } from '../config.js';
 import type { DialectName } from './dialect.js';
+import { GroupCommitter } from './group-commit.js';
 import type { DB } from './schema.js';
 
 export type Executor = Kysely<DB> | Transaction<DB>;
@@ -20,8 +21,10 @@ export interface Database {
   /** PostgreSQL schema the connection is confined to, when one was given. */
   readonly pgSchema: string | null;
   /**
-   * Runs `work` as one atomic unit. SQLite: BEGIN IMMEDIATE on the single writer connection.
-   * PostgreSQL: a READ COMMITTED transaction; the queries themselves lock what they change.
+   * Runs `work` as one atomic unit and settles after it is committed. SQLite: group commit on the
+   * single writer (units arriving together share one transaction, each in its own savepoint).
+   * PostgreSQL: a READ COMMITTED transaction each; the queries themselves lock what they change.
+   * Inside `work` use only the handle it is given.
    */
   transaction<T>(work: (trx: Kysely<DB>) => Promise<T>): Promise<T>;
   close(): Promise<void>;
@@ -32,11 +35,13 @@ export interface ConnectOptions {
   pgSchema?: string;
   poolSize?: number;
   sqliteSynchronous?: SqliteSynchronous;
+  /** SQLite: batch concurrent units into one transaction (default). false: one transaction each. */
+  groupCommit?: boolean;
 }
 
 export async function connect(databaseUrl: string, options: ConnectOptions = {}): Promise<Database> {
   if (databaseUrl.startsWith('sqlite:')) {
-    return connectSqlite(databaseUrl.slice('sqlite:'.length), options.sqliteSynchronous ?? 'FULL');
+    return connectSqlite(databaseUrl.slice('sqlite:'.length), options.sqliteSynchronous ?? 'FULL', options.groupCommit ?? true);
   }
   return connectPostgres(databaseUrl, options);
 }
@@ -50,31 +55,45 @@ function openSqlite(file: string, synchronous: SqliteSynchronous, readonly: bool
   return handle;
 }
 
-function connectSqlite(file: string, synchronous: SqliteSynchronous): Database {
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * Kysely prepares every query anew; our queries are a small fixed set of SQL texts, so keep
+ * their prepared statements (an LRU keyed by SQL text).
+ */
+function withStatementCache(handle: SQLite.Database) {
+  const cache = new Map<string, SQLite.Statement>();
+  return {
+    close: () => handle.close(),
+    prepare(text: string) {
+      let statement = cache.get(text);
+      if (statement) {
+        cache.delete(text);
+      } else {
+        statement = handle.prepare(text);
+        if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+      }
+      cache.set(text, statement);
+      return statement;
+    },
+  };
+}
+
+function connectSqlite(file: string, synchronous: SqliteSynchronous, groupCommit: boolean): Database {
   const dir = path.dirname(path.resolve(file));
   fs.mkdirSync(dir, { recursive: true });
   const writerHandle = openSqlite(file, synchronous, false);
   const readerHandle = openSqlite(file, synchronous, true);
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: writerHandle }) });
-  const read = new Kysely<DB>({ dialect: new SqliteDialect({ database: readerHandle }) });
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(writerHandle) }) });
+  const read = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(readerHandle) }) });
+  const committer = new GroupCommitter(db, { maxBatch: groupCommit ? 256 : 1, inTransaction: () => writerHandle.inTransaction });
   return {
     dialect: 'sqlite',
     db,
     read,
     sqlitePath: path.resolve(file),
     pgSchema: null,
-    transaction: (work) =>
-      db.connection().execute(async (conn) => {
-        await sql`begin immediate`.execute(conn);
-        try {
-          const result = await work(conn);
-          await sql`commit`.execute(conn);
-          return result;
-        } catch (error) {
-          if (writerHandle.inTransaction) await sql`rollback`.execute(conn);
-          throw error;
-        }
-      }),
+    transaction: (work) => committer.run(work),
     async close() {
       await read.destroy();
       await db.destroy();
