@@ -1,0 +1,258 @@
+// npm run bench [-- --full]: the service under HTTP load, every figure a ratio to a node:http ceiling
+// measured in the same run. BENCH_DATABASE_URL=postgres://… benchmarks PostgreSQL instead of SQLite.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { connect, type Database } from '../src/db/connection.js';
+import { PURCHASE_SCENARIOS, READ_SCENARIOS, type ScenarioName, type ScenarioParams } from './scenarios.js';
+import { buildBenchSeed } from './seed.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const CLI = path.join(ROOT, 'dist/cli/index.js');
+const full = process.argv.includes('--full');
+const connectionCounts = full ? [50, 200] : [50];
+const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
+const WARMUP_S = Number(process.env.BENCH_WARMUP_S ?? 2);
+const PROFILES = 300;
+
+interface LoadResult {
+  rps: number;
+  p50: number;
+  p99: number;
+  total: number;
+  ok2xx: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  statusCodes: Record<string, number>;
+}
+
+interface Row extends LoadResult {
+  scenario: ScenarioName;
+  connections: number;
+  ratio: number;
+  ordersCreated?: number;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+async function waitFor(url: string, child: ChildProcess, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${url}: process exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} did not come up`);
+}
+
+function runCli(args: string[], env: NodeJS.ProcessEnv): { code: number | null; out: string } {
+  const r = spawnSync(process.execPath, [CLI, ...args], { env, encoding: 'utf8' });
+  return { code: r.status, out: `${r.stdout}${r.stderr}`.trim() };
+}
+
+function load(url: string, connections: number, scenario: ScenarioParams, durationS: number): LoadResult {
+  const args = JSON.stringify({ url, connections, durationS, scenario });
+  const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/load.ts'), args], {
+    encoding: 'utf8',
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  if (r.status !== 0) throw new Error(`load ${scenario.name} failed: ${r.stderr}`);
+  return JSON.parse(r.stdout.trim().split('\n').pop() ?? '{}') as LoadResult;
+}
+
+/** Orders a 2xx of the scenario stands for (a refused result-checker attempt leaves a failed order). */
+async function orderCount(database: Database, scenario: ScenarioName): Promise<number> {
+  let query = database.read.selectFrom('orders').select((eb) => eb.fn.countAll<number>().as('n'));
+  query =
+    scenario === 'rc-buy-single'
+      ? query.where('order_type', '=', 'result_checker').where('state', '=', 'completed')
+      : query.where('order_type', '=', 'data');
+  return Number((await query.executeTakeFirstOrThrow()).n);
+}
+
+function peakRssMb(pid: number | undefined): number | null {
+  if (!pid) return null;
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = /VmHWM:\s+(\d+) kB/.exec(status)?.[1];
+    return kb ? Math.round(Number(kb) / 1024) : null;
+  } catch {
+    return null;
+  }
+}
+
+async function preparePostgres(adminUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `partner_bench_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: adminUrl });
+      await c.connect();
+      await c.query(`drop database if exists ${name} with (force)`);
+      await c.end();
+    },
+  };
+}
+
+async function main(): Promise<void> {
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'partner-api-bench-'));
+  const pgDb = process.env.BENCH_DATABASE_URL ? await preparePostgres(process.env.BENCH_DATABASE_URL) : null;
+  const databaseUrl = pgDb?.url ?? `sqlite:${path.join(work, 'bench.db')}`;
+  const engine = pgDb ? 'postgres' : 'sqlite';
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    CREDENTIALS_KEY: randomBytes(32).toString('base64'),
+    LOG_LEVEL: 'warn',
+    SANDBOX_SETTLE_MS: '20',
+    NODE_ENV: 'production',
+  };
+  const children: ChildProcess[] = [];
+  const cleanup = async () => {
+    for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+    await pgDb?.drop().catch(() => {});
+    fs.rmSync(work, { recursive: true, force: true });
+  };
+
+  try {
+    const seedFile = path.join(work, 'bench-seed.json');
+    const seed = buildBenchSeed(path.join(ROOT, 'examples/demo-seed.json'), {
+      profiles: PROFILES,
+      credentials: full ? 80_000 : 40_000,
+      pastOrders: 20_000,
+    });
+    fs.writeFileSync(seedFile, JSON.stringify(seed));
+    let started = Date.now();
+    const imported = runCli(['import', seedFile], env);
+    if (imported.code !== 0) throw new Error(`import failed: ${imported.out}`);
+    console.log(`seeded ${engine} through cli import in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+
+    const servicePort = await freePort();
+    const service = spawn(process.execPath, [CLI, 'serve'], {
+      env: { ...env, PORT: String(servicePort), HOST: '127.0.0.1' },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    children.push(service);
+    const ceilingPort = await freePort();
+    const ceiling = spawn(process.execPath, [path.join(ROOT, 'bench/ceiling.mjs')], {
+      env: { ...process.env, PORT: String(ceilingPort) },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    children.push(ceiling);
+    const serviceUrl = `http://127.0.0.1:${servicePort}`;
+    const ceilingUrl = `http://127.0.0.1:${ceilingPort}`;
+    await waitFor(`${serviceUrl}/healthz`, service);
+    await waitFor(ceilingUrl, ceiling);
+
+    const observer = await connect(databaseUrl, { poolSize: 2 });
+    const catalog = {
+      operatorId: 'op_mtn',
+      productId: 'prd_mtn_data',
+      packageIds: ['pkg_mtn_1gb', 'pkg_mtn_2gb', 'pkg_mtn_3gb'],
+      rcPackageId: 'rcp_wassce',
+    };
+    const rows: Row[] = [];
+    let numberSpace = 0;
+    started = Date.now();
+    for (const connections of connectionCounts) {
+      // Each run draws beneficiary numbers from its own space, so no purchase is blocked as in flight.
+      const scenario = (name: ScenarioName): ScenarioParams => ({ name, profiles: PROFILES, numberSpace: numberSpace++, catalog });
+      const measure = (url: string, name: ScenarioName) => {
+        if (WARMUP_S > 0) load(url, connections, scenario(name), WARMUP_S);
+        return load(url, connections, scenario(name), DURATION_S);
+      };
+      const top = measure(ceilingUrl, 'ceiling');
+      rows.push({ ...top, scenario: 'ceiling', connections, ratio: 1 });
+      for (const name of [...READ_SCENARIOS, ...PURCHASE_SCENARIOS]) {
+        const isPurchase = PURCHASE_SCENARIOS.includes(name);
+        if (WARMUP_S > 0) load(serviceUrl, connections, scenario(name), WARMUP_S);
+        const before = isPurchase ? await orderCount(observer, name) : 0;
+        const result = load(serviceUrl, connections, scenario(name), DURATION_S);
+        const row: Row = { ...result, scenario: name, connections, ratio: result.rps / top.rps };
+        if (isPurchase) row.ordersCreated = (await orderCount(observer, name)) - before;
+        rows.push(row);
+        console.log(`  ${name} @${connections}: ${Math.round(result.rps)} req/s, p99 ${result.p99} ms, non-2xx ${result.non2xx}`);
+      }
+    }
+    const rssMb = peakRssMb(service.pid);
+    console.log(`load phase took ${((Date.now() - started) / 1000).toFixed(0)} s`);
+
+    // Every acknowledged purchase must be a durable order, and the books must balance.
+    const durable = rows.filter((r) => r.ordersCreated !== undefined);
+    service.kill('SIGTERM');
+    await new Promise((r) => service.once('exit', r));
+    const verify = runCli(['ledger', 'verify'], env);
+    await observer.close();
+
+    const reads = rows.filter((r) => r.connections === 50 && READ_SCENARIOS.includes(r.scenario));
+    const spread = rows.find((r) => r.connections === 50 && r.scenario === 'buy-single-spread');
+    const summary = {
+      engine,
+      machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model ?? 'unknown', node: process.version },
+      durationS: DURATION_S,
+      peakRssMb: rssMb,
+      ledgerVerify: verify.out,
+      ledgerVerifyOk: verify.code === 0,
+      rows,
+    };
+
+    console.log('');
+    console.log('scenario                  conns    req/s   p50 ms   p99 ms   non-2xx   ratio   orders');
+    for (const r of rows) {
+      console.log(
+        [
+          r.scenario.padEnd(24),
+          String(r.connections).padStart(6),
+          String(Math.round(r.rps)).padStart(8),
+          String(r.p50).padStart(8),
+          String(r.p99).padStart(8),
+          String(r.non2xx + r.errors + r.timeouts).padStart(9),
+          r.ratio.toFixed(2).padStart(7),
+          (r.ordersCreated === undefined ? '' : String(r.ordersCreated)).padStart(8),
+        ].join(' '),
+      );
+    }
+    console.log(`\nengine ${engine}; service peak RSS ${rssMb ?? '?'} MB`);
+    console.log(`ledger verify: ${verify.code === 0 ? 'clean' : 'FAILED'} — ${verify.out.split('\n')[0]}`);
+    const short = durable.filter((r) => r.ordersCreated !== r.ok2xx);
+    for (const r of short) console.log(`DURABILITY MISMATCH: ${r.scenario} acknowledged ${r.ok2xx} purchases, ${r.ordersCreated} orders exist`);
+    if (!short.length) console.log('durability: every acknowledged purchase is an order in the database');
+
+    fs.mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true });
+    const out = path.join(ROOT, 'bench/results', `${new Date().toISOString().replace(/[:.]/g, '-')}-${engine}.json`);
+    fs.writeFileSync(out, `${JSON.stringify(summary, null, 2)}\n`);
+    console.log(`results: ${path.relative(ROOT, out)}`);
+
+    const readRatio = Math.min(...reads.map((r) => r.ratio));
+    console.log(`bench: reads=${readRatio.toFixed(2)} purchases=${(spread?.ratio ?? 0).toFixed(2)} p99_purchase_ms=${spread?.p99 ?? -1}`);
+    if (verify.code !== 0 || short.length > 0) process.exitCode = 1;
+  } finally {
+    await cleanup();
+  }
+}
+
+await main();
