@@ -1,10 +1,44 @@
 import type { Command } from 'commander';
+import { ConfigError } from '../../config.js';
 import type { BackgroundTask } from '../../server.js';
-import type { Runtime } from '../runtime.js';
+import { createWorker } from '../../worker/index.js';
+import { loadWorkerOptions, type WorkerOptions } from '../../worker/options.js';
+import { CliError, openRuntime, type Runtime } from '../runtime.js';
 
-/** Background tasks the serve process runs inline (WORKER=inline). */
-export function backgroundTasks(_rt: Runtime): BackgroundTask[] {
-  return [];
+function workerOptionsOrExit(): WorkerOptions {
+  try {
+    return loadWorkerOptions(process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) throw new CliError(`config error: ${error.message}`);
+    throw error;
+  }
 }
 
-export function register(_program: Command): void {}
+/** Background tasks the serve process runs inline (WORKER=inline): the outbox worker. */
+export function backgroundTasks(rt: Runtime): BackgroundTask[] {
+  const worker = createWorker(rt.ctx, workerOptionsOrExit());
+  worker.start();
+  return [{ name: 'worker', stop: () => worker.stop() }];
+}
+
+export function register(program: Command): void {
+  program
+    .command('worker')
+    .description('run the outbox worker alone, no HTTP (use with WORKER=off on serve); SIGINT/SIGTERM stop it cleanly')
+    .action(async () => {
+      const options = workerOptionsOrExit();
+      const rt = await openRuntime();
+      const worker = createWorker(rt.ctx, options);
+      worker.start();
+      const signal = await new Promise<NodeJS.Signals>((resolve) => {
+        process.once('SIGINT', resolve);
+        process.once('SIGTERM', resolve);
+      });
+      rt.logger.info({ signal, worker: worker.id }, 'stopping worker');
+      try {
+        await worker.stop();
+      } finally {
+        await rt.close();
+      }
+    });
+}

@@ -1,0 +1,457 @@
+import type { Insertable } from 'kysely';
+import * as catalogRepo from '../catalog/repository.js';
+import type { Database, Executor } from '../db/connection.js';
+import { isUniqueViolation } from '../db/dialect.js';
+import type { Mode, NewOrder, OrderItemsTable, Role } from '../db/schema.js';
+import { AppError, badRequest, conflict, forbidden, paymentRequired, type ErrorCode } from '../http/errors.js';
+import type {
+  BuyBulkBody,
+  BuyBulkResult,
+  BuySingleBody,
+  BuySingleResult,
+  RetryRecipientBody,
+  RetryRecipientResult,
+} from '../http/schemas/orders.js';
+import { newId, shortReference } from '../lib/ids.js';
+import { toGhs } from '../lib/money.js';
+import { normaliseGhanaMsisdn } from '../lib/phone.js';
+import * as walletRepo from '../wallet/repository.js';
+import { post } from '../wallet/service.js';
+import * as outbox from '../worker/outbox-repository.js';
+import { refreshOrder } from './lifecycle.js';
+import * as repo from './repository.js';
+
+/**
+ * Data bundle purchases (spec 4.9, 4.10, decisions §3, §6). Cheap checks run first on the read
+ * handle for clean errors; the money moves in one transaction that re-checks what matters through
+ * conditional updates (the wallet never goes below zero) and unique indexes (one open delivery per
+ * number and mode, one order per payment reference).
+ */
+
+export interface Buyer {
+  profileId: string;
+  mode: Mode;
+  role: Role;
+}
+
+type BuyCode = Extract<ErrorCode, 'BUY_DATA_FAILED' | 'BUY_DATA_BULK_FAILED'>;
+
+const BULK_ROLES: readonly Role[] = ['Agent', 'SuperAgent'];
+const IN_FLIGHT_MESSAGE = 'already has a data order in progress; try again once it has completed or failed';
+
+type Operator = NonNullable<Awaited<ReturnType<typeof catalogRepo.findOperator>>>;
+type Product = NonNullable<Awaited<ReturnType<typeof repo.findProduct>>>;
+type Package = NonNullable<catalogRepo.PackageWithParents>;
+
+interface Parents {
+  operator: Operator;
+  product: Product;
+}
+
+const ghs = (pesewas: number) => `GHS ${toGhs(pesewas).toFixed(2)}`;
+
+function insufficient(code: BuyCode, available: number, required: number): AppError {
+  return paymentRequired(code, `Insufficient wallet balance: ${ghs(available)} available, ${ghs(required)} required`);
+}
+
+/** Spec 4.9 rule 1: the operator and product exist and belong together. */
+async function loadParents(db: Executor, code: BuyCode, operatorId: string, productId: string): Promise<Parents> {
+  const operator = await catalogRepo.findOperator(db, operatorId);
+  if (!operator) throw badRequest(code, `Operator ${operatorId} not found`);
+  const product = await repo.findProduct(db, productId);
+  if (!product) throw badRequest(code, `Product ${productId} not found`);
+  if (product.operator_id !== operator.id) {
+    throw badRequest(code, `Product ${productId} does not belong to operator ${operatorId}`);
+  }
+  return { operator, product };
+}
+
+/** Spec 4.9 rule 1 and decisions §10: the package belongs to the product, and all three are on sale. */
+async function loadPackage(
+  db: Executor,
+  role: Role,
+  code: BuyCode,
+  parents: Parents,
+  packageId: string,
+  where: string,
+): Promise<Package> {
+  const pkg = await catalogRepo.findPackage(db, packageId, role);
+  if (!pkg) throw badRequest(code, `${where}package ${packageId} not found`);
+  if (pkg.product_id !== parents.product.id || pkg.operator_id !== parents.operator.id) {
+    throw badRequest(
+      code,
+      `${where}package ${packageId} does not belong to product ${parents.product.id} of operator ${parents.operator.id}`,
+    );
+  }
+  if (parents.operator.status !== 'Active') throw badRequest(code, `Operator ${parents.operator.id} is not active`);
+  if (parents.product.status !== 'Available') throw badRequest(code, `Product ${parents.product.id} is not available`);
+  if (pkg.status !== 'Active') throw badRequest(code, `${where}package ${packageId} is not active`);
+  return pkg;
+}
+
+function normalise(code: BuyCode, raw: string, where: string): string {
+  const msisdn = normaliseGhanaMsisdn(raw);
+  if (msisdn === null) throw badRequest(code, `${where}beneficiaryMsisdn "${raw}" is not a valid Ghana mobile number`);
+  return msisdn;
+}
+
+async function requireAffordable(db: Executor, code: BuyCode, buyer: Buyer, amount: number): Promise<void> {
+  const wallet = await walletRepo.findWallet(db, buyer.profileId, buyer.mode);
+  const available = wallet ? Number(wallet.available) : 0;
+  if (available < amount) throw insufficient(code, available, amount);
+}
+
+/** The unique indexes that back the pre-checks under concurrency, mapped to their 409s. */
+function mapConflict(error: unknown, code: BuyCode, who: string): unknown {
+  if (isUniqueViolation(error, 'order_items_in_flight')) return conflict(code, `${who} ${IN_FLIGHT_MESSAGE}`);
+  if (isUniqueViolation(error, 'orders_payment_reference')) {
+    return conflict(code, 'Duplicate order: this paymentReference was already used; nothing was charged');
+  }
+  return error;
+}
+
+/** Runs a purchase transaction with a fresh short reference, retrying the (astronomically rare) collision. */
+async function withShortReference<T>(prefix: string, work: (reference: string) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work(shortReference(prefix));
+    } catch (error) {
+      if (attempt < 3 && isUniqueViolation(error, 'orders_short_reference_key')) continue;
+      throw error;
+    }
+  }
+}
+
+interface Hold {
+  walletId: string;
+  itemId: string;
+  attempt: number;
+  orderId: string;
+  amount: number;
+}
+
+/** data_hold: available → held. Throws 402 (rolling the transaction back) when it cannot be afforded. */
+async function hold(trx: Executor, code: BuyCode, h: Hold, now: number) {
+  const after = await post(
+    trx,
+    {
+      walletId: h.walletId,
+      kind: 'data_hold',
+      availableDelta: -h.amount,
+      heldDelta: h.amount,
+      orderId: h.orderId,
+      orderItemId: h.itemId,
+      idempotencyKey: `hold:${h.itemId}:${h.attempt}`,
+      memo: 'Data bundle purchase: held until delivery',
+    },
+    now,
+  );
+  if (!after) {
+    const current = await walletRepo.findWalletById(trx, h.walletId);
+    throw insufficient(code, current ? Number(current.available) : 0, h.amount);
+  }
+  return { available: Number(after.available), held: Number(after.held) };
+}
+
+function newItem(
+  orderId: string,
+  idx: number,
+  mode: Mode,
+  msisdn: string,
+  pkg: Package,
+  now: number,
+): Insertable<OrderItemsTable> {
+  return {
+    id: newId('itm'),
+    order_id: orderId,
+    idx,
+    mode,
+    beneficiary_msisdn: msisdn,
+    package_id: pkg.id,
+    package_label: pkg.label,
+    amount: Number(pkg.price),
+    status: 'pending',
+    error_message: null,
+    attempt: 1,
+    provider_ref: null,
+    submitted_at: null,
+    completed_at: null,
+    created_at: now,
+    updated_at: now,
+  };
+}
+
+function newOrder(
+  buyer: Buyer,
+  parents: Parents,
+  fields: Pick<NewOrder, 'id' | 'short_reference' | 'beneficiary_msisdn' | 'package_id' | 'package_label' | 'amount' | 'is_bulk'>,
+  extra: Partial<NewOrder>,
+  now: number,
+): NewOrder {
+  return {
+    profile_id: buyer.profileId,
+    mode: buyer.mode,
+    order_type: 'data',
+    state: 'processing',
+    operator_id: parents.operator.id,
+    operator_name: parents.operator.name,
+    product_id: parents.product.id,
+    product_name: parents.product.name,
+    currency: 'GHS',
+    error_message: null,
+    submitted_at: null,
+    completed_at: null,
+    bulk_completed_count: null,
+    bulk_failed_count: null,
+    wallet_balance_before: null,
+    wallet_balance_after: null,
+    payment_reference: null,
+    anonymous_id: null,
+    rc_transaction_id: null,
+    reversal_reason: null,
+    reversed_at: null,
+    created_at: now,
+    updated_at: now,
+    ...fields,
+    ...extra,
+  };
+}
+
+/**
+ * Writes a new order: its rows first, so the unique indexes (payment reference, number in flight)
+ * answer before the balance does, as in the rule order of spec 4.9; then one hold per item, the
+ * balances before/after on the order, and one outbox row per item for the worker.
+ */
+async function placeOrder(
+  trx: Executor,
+  code: BuyCode,
+  walletId: string,
+  order: NewOrder,
+  items: Insertable<OrderItemsTable>[],
+  now: number,
+): Promise<{ before: number; after: number }> {
+  await repo.insertOrder(trx, order);
+  // One global order for in-flight index entries: two bulk orders sharing numbers cannot deadlock.
+  await repo.insertItems(trx, [...items].sort((a, b) => a.beneficiary_msisdn.localeCompare(b.beneficiary_msisdn)));
+  let before: number | null = null;
+  let after = 0;
+  for (const item of items) {
+    const amount = Number(item.amount);
+    const balances = await hold(trx, code, { walletId, itemId: item.id, attempt: 1, orderId: order.id, amount }, now);
+    before ??= balances.available + amount;
+    after = balances.available;
+  }
+  if (before === null) throw new Error('an order needs at least one item');
+  await repo.updateOrder(trx, order.id, { wallet_balance_before: before, wallet_balance_after: after });
+  for (const item of items) await outbox.insertSubmit(trx, item.id, now);
+  return { before, after };
+}
+
+export class PurchaseService {
+  constructor(
+    private readonly database: Database,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  /** Spec 4.9, rules in order. */
+  async buySingle(buyer: Buyer, body: BuySingleBody): Promise<BuySingleResult> {
+    const code = 'BUY_DATA_FAILED';
+    const read = this.database.read;
+    const parents = await loadParents(read, code, body.operatorId, body.productId);
+    const pkg = await loadPackage(read, buyer.role, code, parents, body.packageId, '');
+    const msisdn = normalise(code, body.beneficiaryMsisdn, '');
+    if ((await repo.findInFlight(read, buyer.mode, [msisdn])).length > 0) {
+      throw conflict(code, `${msisdn} ${IN_FLIGHT_MESSAGE}`);
+    }
+    const paymentReference = body.paymentReference?.trim() || null;
+    if (paymentReference !== null && (await repo.paymentReferenceTaken(read, buyer.profileId, buyer.mode, paymentReference))) {
+      throw conflict(code, 'Duplicate order: this paymentReference was already used; nothing was charged');
+    }
+    const price = Number(pkg.price);
+    await requireAffordable(read, code, buyer, price);
+
+    try {
+      const placed = await withShortReference('DB', (reference) =>
+        this.database.transaction(async (trx) => {
+          const now = this.clock();
+          const wallet = await walletRepo.findWallet(trx, buyer.profileId, buyer.mode);
+          if (!wallet) throw insufficient(code, 0, price);
+          const orderId = newId('ord');
+          const item = newItem(orderId, 0, buyer.mode, msisdn, pkg, now);
+          const order = newOrder(
+            buyer,
+            parents,
+            {
+              id: orderId,
+              short_reference: reference,
+              beneficiary_msisdn: msisdn,
+              package_id: pkg.id,
+              package_label: pkg.label,
+              amount: price,
+              is_bulk: 0,
+            },
+            { payment_reference: paymentReference, anonymous_id: body.anonymousId?.trim() || null },
+            now,
+          );
+          const { before, after } = await placeOrder(trx, code, wallet.id, order, [item], now);
+          return { orderId, reference, before, after };
+        }),
+      );
+      return {
+        success: true,
+        orderId: placed.orderId,
+        shortReference: placed.reference,
+        message: `Order accepted: ${pkg.label} for ${msisdn} is being delivered`,
+        amountCharged: toGhs(price),
+        status: 'processing',
+        walletBalanceBefore: toGhs(placed.before),
+        walletBalanceAfter: toGhs(placed.after),
+      };
+    } catch (error) {
+      throw mapConflict(error, code, msisdn);
+    }
+  }
+
+  /** Spec 4.10: every recipient is prevalidated before anything is written. */
+  async buyBulk(buyer: Buyer, body: BuyBulkBody): Promise<BuyBulkResult> {
+    const code = 'BUY_DATA_BULK_FAILED';
+    requireBulkRole(buyer);
+    const count = body.items.length;
+    if (count < 2 || count > 20) throw new AppError(422, code, `items must have 2 to 20 entries (got ${count})`);
+    const read = this.database.read;
+    const parents = await loadParents(read, code, body.operatorId, body.productId);
+
+    const packages = new Map<string, Package>();
+    const lines: { msisdn: string; pkg: Package }[] = [];
+    const seen = new Map<string, number>();
+    for (const [i, entry] of body.items.entries()) {
+      const where = `items[${i}]: `;
+      let pkg = packages.get(entry.packageId);
+      if (!pkg) {
+        pkg = await loadPackage(read, buyer.role, code, parents, entry.packageId, where);
+        packages.set(pkg.id, pkg);
+      }
+      const msisdn = normalise(code, entry.beneficiaryMsisdn, where);
+      const first = seen.get(msisdn);
+      if (first !== undefined) throw badRequest(code, `${where}${msisdn} is already items[${first}]: each number may appear once`);
+      seen.set(msisdn, i);
+      lines.push({ msisdn, pkg });
+    }
+    const busy = new Set(await repo.findInFlight(read, buyer.mode, [...seen.keys()]));
+    const firstBusy = lines.findIndex((l) => busy.has(l.msisdn));
+    if (firstBusy >= 0) throw conflict(code, `items[${firstBusy}]: ${lines[firstBusy]?.msisdn} ${IN_FLIGHT_MESSAGE}`);
+    const total = lines.reduce((sum, l) => sum + Number(l.pkg.price), 0);
+    await requireAffordable(read, code, buyer, total);
+
+    const samePackage = packages.size === 1 ? [...packages.values()][0] : undefined;
+    try {
+      const placed = await withShortReference('DB', (reference) =>
+        this.database.transaction(async (trx) => {
+          const now = this.clock();
+          const wallet = await walletRepo.findWallet(trx, buyer.profileId, buyer.mode);
+          if (!wallet) throw insufficient(code, 0, total);
+          const orderId = newId('ord');
+          const items = lines.map((l, idx) => newItem(orderId, idx, buyer.mode, l.msisdn, l.pkg, now));
+          const order = newOrder(
+            buyer,
+            parents,
+            {
+              id: orderId,
+              short_reference: reference,
+              beneficiary_msisdn: '',
+              package_id: samePackage?.id ?? '',
+              package_label: samePackage?.label ?? `Mixed packages (${count} recipients)`,
+              amount: total,
+              is_bulk: 1,
+            },
+            { bulk_completed_count: 0, bulk_failed_count: 0 },
+            now,
+          );
+          const { before, after } = await placeOrder(trx, code, wallet.id, order, items, now);
+          return { orderId, reference, before, after };
+        }),
+      );
+      return {
+        success: true,
+        message: `Bulk order accepted: ${count} recipients are being delivered`,
+        orderId: placed.orderId,
+        shortReference: placed.reference,
+        totalAmount: toGhs(total),
+        recipientCount: count,
+        status: 'processing',
+        walletBalanceBefore: toGhs(placed.before),
+        walletBalanceAfter: toGhs(placed.after),
+      };
+    } catch (error) {
+      throw mapConflict(error, code, 'A recipient of this order');
+    }
+  }
+
+  /**
+   * decisions §6: charges a failed bulk recipient again (at the package's current price for the
+   * caller's role), resubmits it as the next attempt and puts the parent back to processing.
+   */
+  async retryRecipient(buyer: Buyer, body: RetryRecipientBody): Promise<RetryRecipientResult> {
+    const code = 'BUY_DATA_BULK_FAILED';
+    requireBulkRole(buyer);
+    const read = this.database.read;
+    const order = await repo.findOwnedOrder(read, body.orderId, buyer.profileId, buyer.mode);
+    if (!order) throw new AppError(404, 'ORDER_NOT_FOUND', `Order ${body.orderId} not found`);
+    if (order.order_type !== 'data' || order.is_bulk !== 1) {
+      throw badRequest(code, `Order ${order.id} is not a bulk data order`);
+    }
+    const msisdn = normalise(code, body.beneficiaryMsisdn, '');
+    const item = (await repo.findItems(read, [order.id])).find((i) => i.beneficiary_msisdn === msisdn);
+    if (!item) throw badRequest(code, `${msisdn} is not a recipient of order ${order.id}`);
+    if (order.state === 'reversed') throw conflict(code, `Order ${order.id} was reversed; its recipients cannot be retried`);
+    if (item.status !== 'failed') {
+      throw conflict(code, `Recipient ${msisdn} is ${item.status}; only a failed recipient can be retried`);
+    }
+    const parents = await loadParents(read, code, order.operator_id, order.product_id);
+    const pkg = await loadPackage(read, buyer.role, code, parents, item.package_id, '');
+    if ((await repo.findInFlight(read, buyer.mode, [msisdn])).length > 0) {
+      throw conflict(code, `${msisdn} ${IN_FLIGHT_MESSAGE}`);
+    }
+    const price = Number(pkg.price);
+    await requireAffordable(read, code, buyer, price);
+
+    const attempt = Number(item.attempt) + 1;
+    try {
+      const placed = await this.database.transaction(async (trx) => {
+        const now = this.clock();
+        const locked = await repo.lockOrder(trx, this.database.dialect, order.id);
+        if (!locked || locked.state === 'reversed') {
+          throw conflict(code, `Order ${order.id} was reversed; its recipients cannot be retried`);
+        }
+        const reopened = await repo.reopenItem(trx, { itemId: item.id, attempt: attempt - 1, amount: price, now });
+        if (!reopened) throw conflict(code, `Recipient ${msisdn} is no longer failed; only a failed recipient can be retried`);
+        const wallet = await walletRepo.findWallet(trx, buyer.profileId, buyer.mode);
+        if (!wallet) throw insufficient(code, 0, price);
+        const after = await hold(trx, code, { walletId: wallet.id, itemId: item.id, attempt, orderId: order.id, amount: price }, now);
+        await outbox.insertSubmit(trx, item.id, now);
+        await refreshOrder(trx, locked, now);
+        return { before: after.available + price, after: after.available };
+      });
+      return {
+        success: true,
+        message: `Recipient ${msisdn} resubmitted (attempt ${attempt})`,
+        orderId: order.id,
+        shortReference: order.short_reference,
+        beneficiaryMsisdn: msisdn,
+        amountCharged: toGhs(price),
+        attempt,
+        status: 'processing',
+        walletBalanceBefore: toGhs(placed.before),
+        walletBalanceAfter: toGhs(placed.after),
+      };
+    } catch (error) {
+      throw mapConflict(error, code, msisdn);
+    }
+  }
+}
+
+export function requireBulkRole(buyer: Pick<Buyer, 'role'>): void {
+  if (!BULK_ROLES.includes(buyer.role)) {
+    throw forbidden('BUY_DATA_BULK_FAILED', 'Bulk data purchases are available to Agent and SuperAgent accounts only');
+  }
+}

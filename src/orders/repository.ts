@@ -1,0 +1,265 @@
+import type { Executor } from '../db/connection.js';
+import { lockForUpdate, type DialectName } from '../db/dialect.js';
+import type {
+  ItemStatus,
+  Mode,
+  NewOrder,
+  OrderState,
+  OrderType,
+  OrderUpdate,
+  OrderItemsTable,
+} from '../db/schema.js';
+import type { Insertable } from 'kysely';
+
+const OPEN: ItemStatus[] = ['pending', 'processing'];
+
+/** Which of `msisdns` already have an open delivery (pending/processing) in `mode`. */
+export async function findInFlight(db: Executor, mode: Mode, msisdns: string[]): Promise<string[]> {
+  if (msisdns.length === 0) return [];
+  const rows = await db
+    .selectFrom('order_items')
+    .select('beneficiary_msisdn')
+    .where('mode', '=', mode)
+    .where('beneficiary_msisdn', 'in', msisdns)
+    .where('status', 'in', OPEN)
+    .execute();
+  return rows.map((r) => r.beneficiary_msisdn);
+}
+
+export async function paymentReferenceTaken(db: Executor, profileId: string, mode: Mode, reference: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('orders')
+    .select('id')
+    .where('profile_id', '=', profileId)
+    .where('mode', '=', mode)
+    .where('payment_reference', '=', reference)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function insertOrder(db: Executor, order: NewOrder): Promise<void> {
+  await db.insertInto('orders').values(order).execute();
+}
+
+export async function insertItems(db: Executor, items: Insertable<OrderItemsTable>[]): Promise<void> {
+  await db.insertInto('order_items').values(items).execute();
+}
+
+/** The order row, locked until the transaction ends (PostgreSQL): every item transition locks its order first. */
+export async function lockOrder(db: Executor, dialect: DialectName, orderId: string) {
+  return lockForUpdate(db.selectFrom('orders').selectAll().where('id', '=', orderId), dialect).executeTakeFirst();
+}
+
+export async function findOwnedOrder(db: Executor, orderId: string, profileId: string, mode: Mode) {
+  return db
+    .selectFrom('orders')
+    .selectAll()
+    .where('id', '=', orderId)
+    .where('profile_id', '=', profileId)
+    .where('mode', '=', mode)
+    .executeTakeFirst();
+}
+
+export async function findOrder(db: Executor, orderId: string) {
+  return db.selectFrom('orders').selectAll().where('id', '=', orderId).executeTakeFirst();
+}
+
+export async function findItems(db: Executor, orderIds: string[]) {
+  if (orderIds.length === 0) return [];
+  return db
+    .selectFrom('order_items')
+    .selectAll()
+    .where('order_id', 'in', orderIds)
+    .orderBy('order_id')
+    .orderBy('idx')
+    .execute();
+}
+
+export async function findItem(db: Executor, itemId: string) {
+  return db
+    .selectFrom('order_items as i')
+    .innerJoin('orders as o', 'o.id', 'i.order_id')
+    .selectAll('i')
+    .select(['o.profile_id', 'o.is_bulk'])
+    .where('i.id', '=', itemId)
+    .executeTakeFirst();
+}
+
+export async function findItemByProviderRef(db: Executor, providerRef: string) {
+  return db.selectFrom('order_items').selectAll().where('provider_ref', '=', providerRef).executeTakeFirst();
+}
+
+/** pending → processing once the provider accepted attempt `attempt`; false if it already moved on. */
+export async function markItemSubmitted(
+  db: Executor,
+  s: { itemId: string; attempt: number; providerRef: string; now: number },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('order_items')
+    .set({ status: 'processing', provider_ref: s.providerRef, submitted_at: s.now, updated_at: s.now })
+    .where('id', '=', s.itemId)
+    .where('attempt', '=', s.attempt)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+export async function markOrderSubmitted(db: Executor, orderId: string, now: number): Promise<void> {
+  await db
+    .updateTable('orders')
+    .set((eb) => ({ submitted_at: eb.fn.coalesce('submitted_at', eb.val(now)), updated_at: now }))
+    .where('id', '=', orderId)
+    .execute();
+}
+
+/**
+ * The settlement guard: moves attempt `attempt` of the item from one of `from` to its outcome.
+ * Returns false when it is no longer there (already settled, or retried since): do nothing then.
+ */
+export async function settleItemRow(
+  db: Executor,
+  s: { itemId: string; attempt: number; from: ItemStatus[]; outcome: 'completed' | 'failed'; errorMessage: string | null; now: number },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('order_items')
+    .set({
+      status: s.outcome,
+      error_message: s.outcome === 'failed' ? s.errorMessage : null,
+      completed_at: s.outcome === 'completed' ? s.now : null,
+      updated_at: s.now,
+    })
+    .where('id', '=', s.itemId)
+    .where('attempt', '=', s.attempt)
+    .where('status', 'in', s.from)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+export interface ItemCounts {
+  open: number;
+  completed: number;
+  failed: number;
+  total: number;
+  firstError: string | null;
+}
+
+export async function itemCounts(db: Executor, orderId: string): Promise<ItemCounts> {
+  const rows = await db
+    .selectFrom('order_items')
+    .select(['status', 'error_message'])
+    .where('order_id', '=', orderId)
+    .orderBy('idx')
+    .execute();
+  const counts: ItemCounts = { open: 0, completed: 0, failed: 0, total: rows.length, firstError: null };
+  for (const r of rows) {
+    if (r.status === 'completed') counts.completed++;
+    else if (r.status === 'failed') {
+      counts.failed++;
+      counts.firstError ??= r.error_message;
+    } else counts.open++;
+  }
+  return counts;
+}
+
+export async function updateOrder(db: Executor, orderId: string, update: OrderUpdate): Promise<void> {
+  await db.updateTable('orders').set(update).where('id', '=', orderId).execute();
+}
+
+/** failed → pending as attempt + 1 at `amount`; false if the item is not (or no longer) failed at `attempt`. */
+export async function reopenItem(
+  db: Executor,
+  r: { itemId: string; attempt: number; amount: number; now: number },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('order_items')
+    .set({
+      status: 'pending',
+      attempt: r.attempt + 1,
+      amount: r.amount,
+      error_message: null,
+      provider_ref: null,
+      submitted_at: null,
+      completed_at: null,
+      updated_at: r.now,
+    })
+    .where('id', '=', r.itemId)
+    .where('attempt', '=', r.attempt)
+    .where('status', '=', 'failed')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** completed → reversed, once. */
+export async function markReversed(db: Executor, orderId: string, reason: string, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('orders')
+    .set({ state: 'reversed', reversal_reason: reason, reversed_at: now, updated_at: now })
+    .where('id', '=', orderId)
+    .where('state', '=', 'completed')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+export interface OrderListFilter {
+  profileId: string;
+  mode: Mode;
+  /** null: every type. */
+  types: OrderType[] | null;
+  state: OrderState | null;
+  after: { createdAt: number; id: string } | null;
+  limit: number;
+}
+
+/** Newest first, keyset on (created_at desc, id desc): stable while new orders arrive. */
+export async function listOrders(db: Executor, f: OrderListFilter) {
+  let query = db
+    .selectFrom('orders')
+    .selectAll()
+    .where('profile_id', '=', f.profileId)
+    .where('mode', '=', f.mode);
+  if (f.types !== null) query = query.where('order_type', 'in', f.types);
+  if (f.state !== null) query = query.where('state', '=', f.state);
+  const after = f.after;
+  if (after !== null) {
+    query = query.where((eb) =>
+      eb.or([
+        eb('created_at', '<', after.createdAt),
+        eb.and([eb('created_at', '=', after.createdAt), eb('id', '<', after.id)]),
+      ]),
+    );
+  }
+  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(f.limit).execute();
+}
+
+/** Open deliveries not moved for `olderThan` ms or more, with their outbox state. */
+export async function findStuckItems(db: Executor, updatedBefore: number) {
+  return db
+    .selectFrom('order_items as i')
+    .innerJoin('orders as o', 'o.id', 'i.order_id')
+    .leftJoin('outbox as x', 'x.order_item_id', 'i.id')
+    .select([
+      'o.id as order_id',
+      'o.short_reference',
+      'o.profile_id',
+      'o.mode',
+      'i.id as item_id',
+      'i.idx',
+      'i.status',
+      'i.attempt',
+      'i.beneficiary_msisdn',
+      'i.updated_at',
+      'x.kind as outbox_kind',
+      'x.tries as outbox_tries',
+      'x.run_at as outbox_run_at',
+      'x.last_error as outbox_last_error',
+    ])
+    .where('i.status', 'in', OPEN)
+    .where('i.updated_at', '<', updatedBefore)
+    .orderBy('i.updated_at')
+    .orderBy('i.id')
+    .execute();
+}
+
+export async function findProduct(db: Executor, productId: string) {
+  return db.selectFrom('products').select(['id', 'name', 'operator_id', 'status']).where('id', '=', productId).executeTakeFirst();
+}

@@ -1,0 +1,14 @@
+import type { Config } from '../config.js';
+import type { Database } from '../db/connection.js';
+import { SandboxProvider } from './sandbox.js';
+import type { DataProvider, ProviderRegistry } from './types.js';
+
+/**
+ * decisions.md §4: test mode always uses the sandbox; live mode uses the configured provider,
+ * which is the sandbox as long as no real provider is configured (none exists yet).
+ */
+export function createProviders(config: Config, database: Database): ProviderRegistry {
+  const sandbox = new SandboxProvider(database.db, config.sandboxSettleMs);
+  const live: DataProvider = sandbox;
+  return { forMode: (mode) => (mode === 'test' ? sandbox : live) };
+}

@@ -1,0 +1,288 @@
+import { randomBytes } from 'node:crypto';
+import os from 'node:os';
+import type { Logger } from '../context.js';
+import type { Database } from '../db/connection.js';
+import { recordSubmission, settleItem } from '../orders/lifecycle.js';
+import * as orderRepo from '../orders/repository.js';
+import {
+  ProviderError,
+  type PollResult,
+  type ProviderOutcome,
+  type ProviderRegistry,
+  type SubmitResult,
+} from '../provider/types.js';
+import * as outbox from './outbox-repository.js';
+import { backoffDelay, DEFAULT_WORKER_OPTIONS, type WorkerOptions } from './options.js';
+
+export interface WorkerDeps {
+  database: Database;
+  providers: ProviderRegistry;
+  log: Logger;
+  clock?: () => number;
+}
+
+type Item = NonNullable<Awaited<ReturnType<typeof orderRepo.findItem>>>;
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Rejects with a retryable ProviderError when `work` takes longer than `ms`. */
+function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new ProviderError(`provider ${what} timed out after ${ms} ms`, true)), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Drains the outbox: submits each pending delivery to its provider, then polls it until an outcome
+ * is known and settles it. Exactly-once in effect:
+ * - a row is claimed under a lease (PostgreSQL: FOR UPDATE SKIP LOCKED), so one worker works on it;
+ * - provider calls happen outside any transaction and are idempotent per `<itemId>:<attempt>`, so a
+ *   crash after submitting only leads to a re-submission the provider recognises;
+ * - results are recorded in a transaction behind conditional updates (and unique ledger keys), so a
+ *   late or duplicate result changes nothing;
+ * - a crashed worker's lease expires and its rows are picked up again.
+ */
+export class OutboxWorker {
+  readonly id: string;
+  private readonly options: WorkerOptions;
+  private readonly clock: () => number;
+  private running: Promise<void> | null = null;
+  private stopping = false;
+  private wakeUp: (() => void) | null = null;
+
+  constructor(
+    private readonly deps: WorkerDeps,
+    options: Partial<WorkerOptions> = {},
+    id?: string,
+  ) {
+    this.options = { ...DEFAULT_WORKER_OPTIONS, ...options };
+    this.clock = deps.clock ?? Date.now;
+    this.id = id ?? `${os.hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+  }
+
+  /** Starts the loop in the background; stop() ends it. */
+  start(): void {
+    if (this.running) return;
+    this.stopping = false;
+    this.running = this.loop();
+  }
+
+  /** Lets the step in progress finish, then resolves. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.wakeUp?.();
+    await this.running;
+    this.running = null;
+  }
+
+  /** Ends the current idle sleep early (e.g. when new work was just queued in this process). */
+  wake(): void {
+    this.wakeUp?.();
+  }
+
+  private async loop(): Promise<void> {
+    this.deps.log.info({ worker: this.id }, 'outbox worker started');
+    let failures = 0;
+    while (!this.stopping) {
+      let delay: number;
+      try {
+        const now = this.clock();
+        const next = await outbox.nextDueAt(this.deps.database.read);
+        if (next !== null && next <= now) {
+          const worked = await this.runOnce();
+          failures = 0;
+          if (worked > 0) continue;
+          delay = 10; // due rows are held by another worker right now
+        } else {
+          failures = 0;
+          delay = next === null ? this.options.idleMaxMs : Math.min(next - now, this.options.idleMaxMs);
+        }
+      } catch (error) {
+        failures++;
+        this.deps.log.error({ err: error, worker: this.id }, 'outbox worker step failed');
+        delay = backoffDelay(failures, { backoffBaseMs: this.options.idleMaxMs, backoffMaxMs: 30_000 });
+      }
+      await this.sleep(Math.max(delay, 1));
+    }
+    this.deps.log.info({ worker: this.id }, 'outbox worker stopped');
+  }
+
+  private sleep(ms: number): Promise<void> {
+    if (this.stopping) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.wakeUp = null;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.wakeUp = done;
+    });
+  }
+
+  /** Claims one batch of due rows and processes it; returns how many rows were claimed. */
+  async runOnce(): Promise<number> {
+    const { database } = this.deps;
+    const claimed = await database.transaction((trx) =>
+      outbox.claimDue(trx, database.dialect, {
+        workerId: this.id,
+        now: this.clock(),
+        leaseMs: this.options.leaseMs,
+        limit: this.options.batchSize,
+      }),
+    );
+    await Promise.all(claimed.map((row) => this.process(row)));
+    return claimed.length;
+  }
+
+  /** Runs steps until nothing is due now (tests and one-shot use). */
+  async drain(maxSteps = 1000): Promise<void> {
+    for (let step = 0; step < maxSteps; step++) {
+      const next = await outbox.nextDueAt(this.deps.database.read);
+      if (next === null || next > this.clock()) return;
+      if ((await this.runOnce()) === 0) return;
+    }
+  }
+
+  /**
+   * Entry point for a provider that reports outcomes itself (callback/webhook): settles the
+   * delivery known by `providerRef` once; false if it is unknown or already settled.
+   */
+  async settleFromProvider(providerRef: string, outcome: ProviderOutcome): Promise<boolean> {
+    const item = await orderRepo.findItemByProviderRef(this.deps.database.db, providerRef);
+    if (!item || item.status !== 'processing') return false;
+    return this.deps.database.transaction((trx) =>
+      settleItem(trx, this.deps.database.dialect, {
+        itemId: item.id,
+        attempt: Number(item.attempt),
+        outcome,
+        from: ['processing'],
+        now: this.clock(),
+      }),
+    );
+  }
+
+  private async process(row: outbox.ClaimedRow): Promise<void> {
+    try {
+      const item = await orderRepo.findItem(this.deps.database.db, row.order_item_id);
+      if (!item) {
+        await outbox.deleteOwned(this.deps.database.db, row.id, this.id);
+        return;
+      }
+      if (row.kind === 'submit') await this.submit(row, item);
+      else await this.poll(row, item);
+    } catch (error) {
+      this.deps.log.error({ err: error, worker: this.id, outboxId: row.id, itemId: row.order_item_id }, 'outbox step failed');
+      await this.retryLater(row, describe(error)).catch(() => {
+        // the lease expires and another step picks the row up
+      });
+    }
+  }
+
+  private async submit(row: outbox.ClaimedRow, item: Item): Promise<void> {
+    const { database } = this.deps;
+    if (item.status !== 'pending') {
+      // Nothing left to submit: keep polling a processing item, drop the row of a settled one.
+      if (item.status === 'processing') await outbox.markSubmitted(database.db, row.id, this.id, this.clock());
+      else await outbox.deleteOwned(database.db, row.id, this.id);
+      return;
+    }
+    const attempt = Number(item.attempt);
+    const provider = this.deps.providers.forMode(item.mode);
+    let accepted: SubmitResult;
+    try {
+      accepted = await withTimeout(
+        provider.submit({
+          idempotencyKey: `${item.id}:${attempt}`,
+          msisdn: item.beneficiary_msisdn,
+          packageId: item.package_id,
+          amount: Number(item.amount),
+          mode: item.mode,
+        }),
+        this.options.providerTimeoutMs,
+        'submit',
+      );
+    } catch (error) {
+      if (error instanceof ProviderError && !error.retryable) {
+        // Refused outright: nothing was delivered, so the hold goes back to available.
+        const settled = await database.transaction((trx) =>
+          settleItem(trx, database.dialect, {
+            itemId: item.id,
+            attempt,
+            outcome: { status: 'failed', errorMessage: `Provider refused the order: ${error.message}` },
+            from: ['pending'],
+            now: this.clock(),
+          }),
+        );
+        this.deps.log.warn({ worker: this.id, itemId: item.id, settled, reason: error.message }, 'submission refused');
+        return;
+      }
+      await this.retryLater(row, describe(error));
+      return;
+    }
+    const now = this.clock();
+    const recorded = await database.transaction((trx) =>
+      recordSubmission(trx, database.dialect, {
+        outboxId: row.id,
+        workerId: this.id,
+        orderId: item.order_id,
+        itemId: item.id,
+        attempt,
+        providerRef: accepted.providerRef,
+        pollAt: accepted.pollAt ?? now + this.options.pollIntervalMs,
+        now,
+      }),
+    );
+    this.deps.log.info(
+      { worker: this.id, orderId: item.order_id, itemId: item.id, attempt, providerRef: accepted.providerRef, recorded },
+      'delivery submitted',
+    );
+  }
+
+  private async poll(row: outbox.ClaimedRow, item: Item): Promise<void> {
+    const { database } = this.deps;
+    if (item.status !== 'processing' || item.provider_ref === null) {
+      await outbox.deleteOwned(database.db, row.id, this.id);
+      return;
+    }
+    const attempt = Number(item.attempt);
+    let result: PollResult;
+    try {
+      result = await withTimeout(
+        this.deps.providers.forMode(item.mode).poll(item.provider_ref),
+        this.options.providerTimeoutMs,
+        'poll',
+      );
+    } catch (error) {
+      // Even a permanent poll error proves nothing about delivery: keep asking (backoff), and
+      // `cli orders stuck` reports the order if it never resolves.
+      await this.retryLater(row, describe(error));
+      return;
+    }
+    const now = this.clock();
+    if (result.status === 'pending') {
+      const runAt = Math.max(result.retryAt ?? now + this.options.pollIntervalMs, now + 10);
+      await outbox.reschedule(database.db, row.id, this.id, { runAt, error: null });
+      return;
+    }
+    const outcome: ProviderOutcome = result;
+    const settled = await database.transaction((trx) =>
+      settleItem(trx, database.dialect, { itemId: item.id, attempt, outcome, from: ['processing'], now }),
+    );
+    this.deps.log.info(
+      { worker: this.id, orderId: item.order_id, itemId: item.id, attempt, outcome: outcome.status, settled },
+      'delivery settled',
+    );
+  }
+
+  private async retryLater(row: outbox.ClaimedRow, error: string): Promise<void> {
+    const tries = row.tries + 1;
+    const runAt = this.clock() + backoffDelay(tries, this.options);
+    this.deps.log.warn({ worker: this.id, outboxId: row.id, itemId: row.order_item_id, tries, error }, 'provider step will be retried');
+    await outbox.reschedule(this.deps.database.db, row.id, this.id, { runAt, error });
+  }
+}

@@ -1,0 +1,247 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { createTestApp, type TestApp } from '../helpers/app.js';
+import { KEYS } from '../helpers/keys.js';
+import type { DataProvider, ProviderRegistry } from '../../src/provider/types.js';
+import { buySingle, ledgerMismatches, newWorker, sandboxCalls, waitFor } from './support.js';
+
+const RETRY = '/api/v1/data-bundles/retry-recipient';
+
+interface Recipient {
+  beneficiaryMsisdn: string;
+  status: string;
+  errorMessage: string | null;
+  submittedAt: number | null;
+  completedAt: number | null;
+  amount: number;
+}
+
+/** Fails a number ending in 0000 on its first attempt only; every other delivery completes. */
+function secondTimeLucky(): ProviderRegistry {
+  const submissions = new Map<string, { key: string; msisdn: string }>();
+  const provider: DataProvider = {
+    name: 'second-time-lucky',
+    async submit(request) {
+      const providerRef = `lucky-${request.idempotencyKey}`;
+      submissions.set(providerRef, { key: request.idempotencyKey, msisdn: request.msisdn });
+      return { providerRef };
+    },
+    async poll(ref) {
+      const s = submissions.get(ref);
+      if (!s) return { status: 'pending' };
+      return s.msisdn.endsWith('0000') && s.key.endsWith(':1')
+        ? { status: 'failed', errorMessage: 'Sandbox: delivery failed' }
+        : { status: 'completed' };
+    },
+  };
+  return { forMode: () => provider };
+}
+
+describe('bulk orders through the worker, and retry of a failed recipient (decisions §6)', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await createTestApp({ env: { SANDBOX_SETTLE_MS: '20' } });
+  });
+  after(() => t.close());
+
+  const order = async (key: string, id: string) => (await t.call('GET', `/api/v1/orders/${id}`, { key })).body.data;
+  const retry = (key: string, body: unknown) => t.call('POST', RETRY, { key, body });
+
+  async function settled(worker: ReturnType<typeof newWorker>, key: string, id: string) {
+    return waitFor(`bulk order ${id} to settle`, async () => {
+      await worker.drain();
+      const o = await order(key, id);
+      return o.state === 'processing' ? undefined : o;
+    });
+  }
+
+  test('one failing recipient: refunded alone, parent completed with counts; its retry charges, resubmits and settles again', async () => {
+    const worker = newWorker(t);
+    assert.deepEqual(await t.wallet('usr_agent', 'live'), { available: 10000, held: 0 });
+    const bought = await t.call('POST', '/api/v1/data-bundles/buy-bulk', {
+      key: KEYS.agentLive,
+      body: {
+        operatorId: 'op_a',
+        productId: 'prd_a',
+        items: ['0244400001', '0244400000', '0244400002'].map((beneficiaryMsisdn) => ({ packageId: 'pkg_a_1gb', beneficiaryMsisdn })),
+      },
+    });
+    assert.equal(bought.status, 200, JSON.stringify(bought.body));
+    const id = bought.body.data.orderId;
+    assert.deepEqual(await t.wallet('usr_agent', 'live'), { available: 7300, held: 2700 });
+
+    let o = await settled(worker, KEYS.agentLive, id);
+    assert.equal(o.state, 'completed');
+    assert.equal(o.bulkCompletedCount, 2);
+    assert.equal(o.bulkFailedCount, 1);
+    assert.equal(typeof o.completedAt, 'number');
+    assert.equal(typeof o.submittedAt, 'number');
+    assert.equal(o.amount, 27, 'the parent keeps the total held at creation');
+    const byNumber = new Map<string, Recipient>(o.bulkRecipients.map((r: Recipient) => [r.beneficiaryMsisdn, r]));
+    assert.equal(byNumber.get('233244400000')?.status, 'failed');
+    assert.equal(byNumber.get('233244400000')?.errorMessage, 'Sandbox: delivery failed');
+    assert.equal(byNumber.get('233244400000')?.completedAt, null);
+    for (const n of ['233244400001', '233244400002']) {
+      assert.equal(byNumber.get(n)?.status, 'completed');
+      assert.equal(typeof byNumber.get(n)?.completedAt, 'number');
+      assert.equal(byNumber.get(n)?.errorMessage, null);
+    }
+    assert.deepEqual(await t.wallet('usr_agent', 'live'), { available: 8200, held: 0 });
+
+    // Refusals, none of which charges anything.
+    const before = await t.wallet('usr_agent', 'live');
+    const refusals: [string, unknown, number, string][] = [
+      [KEYS.agentLive, { orderId: id, beneficiaryMsisdn: '0244400001' }, 409, 'BUY_DATA_BULK_FAILED'],
+      [KEYS.agentLive, { orderId: id, beneficiaryMsisdn: '0244409999' }, 400, 'BUY_DATA_BULK_FAILED'],
+      [KEYS.agentLive, { orderId: id, beneficiaryMsisdn: 'nope' }, 400, 'BUY_DATA_BULK_FAILED'],
+      [KEYS.agentLive, { orderId: id }, 400, 'BUY_DATA_BULK_FAILED'],
+      [KEYS.agentLive, { orderId: 'ord_unknown', beneficiaryMsisdn: '0244400000' }, 404, 'ORDER_NOT_FOUND'],
+      [KEYS.superLive, { orderId: id, beneficiaryMsisdn: '0244400000' }, 404, 'ORDER_NOT_FOUND'],
+      [KEYS.agentTest, { orderId: id, beneficiaryMsisdn: '0244400000' }, 404, 'ORDER_NOT_FOUND'],
+      [KEYS.customerLive, { orderId: id, beneficiaryMsisdn: '0244400000' }, 403, 'BUY_DATA_BULK_FAILED'],
+    ];
+    for (const [key, body, status, code] of refusals) {
+      const res = await retry(key, body);
+      assert.equal(res.status, status, `${JSON.stringify(body)} → ${JSON.stringify(res.body)}`);
+      assert.equal(res.body.error.code, code);
+    }
+    const single = await buySingle(t, KEYS.agentLive, '0244400009');
+    const notBulk = await retry(KEYS.agentLive, { orderId: single.body.data.orderId, beneficiaryMsisdn: '0244400009' });
+    assert.equal(notBulk.status, 400);
+    await waitFor('the single order to settle', async () => {
+      await worker.drain();
+      return (await order(KEYS.agentLive, single.body.data.orderId)).state === 'completed';
+    });
+    assert.deepEqual(await t.wallet('usr_agent', 'live'), { available: before.available - 900, held: 0 });
+
+    // The retry itself.
+    const res = await retry(KEYS.agentLive, { orderId: id, beneficiaryMsisdn: '+233 24 440 0000' });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.deepEqual(res.body.data, {
+      success: true,
+      message: res.body.data.message,
+      orderId: id,
+      shortReference: o.shortReference,
+      beneficiaryMsisdn: '233244400000',
+      amountCharged: 9,
+      attempt: 2,
+      status: 'processing',
+      walletBalanceBefore: 73,
+      walletBalanceAfter: 64,
+    });
+    assert.deepEqual(await t.wallet('usr_agent', 'live'), { available: 6400, held: 900 });
+    o = await order(KEYS.agentLive, id);
+    assert.equal(o.state, 'processing');
+    assert.equal(o.completedAt, null);
+    assert.equal(o.bulkCompletedCount, 2);
+    assert.equal(o.bulkFailedCount, 0);
+    const reopened = o.bulkRecipients.find((r: Recipient) => r.beneficiaryMsisdn === '233244400000');
+    assert.deepEqual([reopened.status, reopened.errorMessage, reopened.submittedAt], ['pending', null, null]);
+    // A second retry while it is open is refused.
+    assert.equal((await retry(KEYS.agentLive, { orderId: id, beneficiaryMsisdn: '0244400000' })).status, 409);
+
+    // The sandbox fails this number again: refunded again, the parent back to completed.
+    o = await settled(worker, KEYS.agentLive, id);
+    assert.equal(o.state, 'completed');
+    assert.equal(o.bulkCompletedCount, 2);
+    assert.equal(o.bulkFailedCount, 1);
+    assert.deepEqual(await t.wallet('usr_agent', 'live'), { available: 7300, held: 0 });
+
+    const item = await t.database.db
+      .selectFrom('order_items')
+      .selectAll()
+      .where('order_id', '=', id)
+      .where('beneficiary_msisdn', '=', '233244400000')
+      .executeTakeFirstOrThrow();
+    assert.equal(item.attempt, 2);
+    const entries = await t.database.db
+      .selectFrom('ledger_entries')
+      .select(['kind', 'available_delta', 'held_delta', 'idempotency_key'])
+      .where('order_item_id', '=', item.id)
+      .orderBy('id')
+      .execute();
+    assert.deepEqual(
+      entries.map((e) => [e.kind, Number(e.available_delta), Number(e.held_delta), e.idempotency_key]),
+      [
+        ['data_hold', -900, 900, `hold:${item.id}:1`],
+        ['data_release', 900, -900, `release:${item.id}:1`],
+        ['data_hold', -900, 900, `hold:${item.id}:2`],
+        ['data_release', 900, -900, `release:${item.id}:2`],
+      ],
+    );
+    const calls = (await sandboxCalls(t)).filter((c) => c.idempotency_key.startsWith(item.id));
+    assert.deepEqual(calls.map((c) => [c.idempotency_key, c.submit_calls]), [
+      [`${item.id}:1`, 1],
+      [`${item.id}:2`, 1],
+    ]);
+    assert.deepEqual(await ledgerMismatches(t), []);
+  });
+
+  test('all recipients failing fails the parent; a successful retry completes it', async () => {
+    const worker = newWorker(t, {}, secondTimeLucky());
+    const start = await t.wallet('usr_super', 'live');
+    const bought = await t.call('POST', '/api/v1/data-bundles/buy-bulk', {
+      key: KEYS.superLive,
+      body: {
+        operatorId: 'op_a',
+        productId: 'prd_a',
+        items: [
+          { packageId: 'pkg_a_1gb', beneficiaryMsisdn: '0244410000' },
+          { packageId: 'pkg_a_2gb', beneficiaryMsisdn: '0244420000' },
+        ],
+      },
+    });
+    const id = bought.body.data.orderId;
+    assert.deepEqual(await t.wallet('usr_super', 'live'), { available: start.available - 2900, held: start.held + 2900 });
+    let o = await settled(worker, KEYS.superLive, id);
+    assert.equal(o.state, 'failed');
+    assert.equal(o.completedAt, null);
+    assert.match(o.errorMessage, /All 2 recipients failed: Sandbox: delivery failed/);
+    assert.deepEqual([o.bulkCompletedCount, o.bulkFailedCount], [0, 2]);
+    assert.deepEqual(await t.wallet('usr_super', 'live'), start);
+    const status = (await t.call('GET', `/api/v1/orders/${id}/status`, { key: KEYS.superLive })).body.data;
+    assert.equal(status.state, 'Failed');
+
+    const res = await retry(KEYS.superLive, { orderId: id, beneficiaryMsisdn: '0244420000' });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.equal(res.body.data.amountCharged, 20.5);
+    o = await order(KEYS.superLive, id);
+    assert.deepEqual([o.state, o.errorMessage, o.bulkFailedCount], ['processing', null, 1]);
+    assert.deepEqual(await t.wallet('usr_super', 'live'), { available: start.available - 2050, held: start.held + 2050 });
+
+    o = await settled(worker, KEYS.superLive, id);
+    assert.equal(o.state, 'completed');
+    assert.equal(typeof o.completedAt, 'number');
+    assert.deepEqual([o.bulkCompletedCount, o.bulkFailedCount], [1, 1]);
+    assert.deepEqual(await t.wallet('usr_super', 'live'), { available: start.available - 2050, held: start.held });
+    assert.deepEqual(await ledgerMismatches(t), []);
+  });
+
+  test('a retry the wallet cannot afford is 402 and changes nothing', async () => {
+    const worker = newWorker(t);
+    const bought = await t.call('POST', '/api/v1/data-bundles/buy-bulk', {
+      key: KEYS.agentTest,
+      body: {
+        operatorId: 'op_a',
+        productId: 'prd_a',
+        items: ['0244430000', '0244430001'].map((beneficiaryMsisdn) => ({ packageId: 'pkg_a_1gb', beneficiaryMsisdn })),
+      },
+    });
+    const id = bought.body.data.orderId;
+    await settled(worker, KEYS.agentTest, id);
+    // GHS 50 - 9 (delivered) = 41; spend 36 more on singles, leaving 5 < 9.
+    for (const n of ['0244430011', '0244430012', '0244430013', '0244430014']) {
+      assert.equal((await buySingle(t, KEYS.agentTest, n)).status, 200);
+    }
+    const before = await t.wallet('usr_agent', 'test');
+    assert.equal(before.available, 500);
+    const res = await retry(KEYS.agentTest, { orderId: id, beneficiaryMsisdn: '0244430000' });
+    assert.equal(res.status, 402, JSON.stringify(res.body));
+    assert.equal(res.body.error.code, 'BUY_DATA_BULK_FAILED');
+    assert.deepEqual(await t.wallet('usr_agent', 'test'), before);
+    const o = await order(KEYS.agentTest, id);
+    assert.equal(o.bulkRecipients[0].status, 'failed');
+    assert.equal(o.state, 'completed');
+    assert.deepEqual(await ledgerMismatches(t), []);
+  });
+});

@@ -1,0 +1,91 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { createTestApp, type TestApp } from '../helpers/app.js';
+import { KEYS } from '../helpers/keys.js';
+import { buySingle, ledgerMismatches, liveKeyOf, newWorker, profile, seedWith, waitFor } from './support.js';
+
+const tally = (statuses: number[]) =>
+  statuses.reduce<Record<number, number>>((acc, s) => ({ ...acc, [s]: (acc[s] ?? 0) + 1 }), {});
+
+describe('purchases under concurrency', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await createTestApp({
+      env: { SANDBOX_SETTLE_MS: '10' },
+      // Agents price pkg_a_1gb at GHS 9: GHS 90 affords exactly ten.
+      seed: seedWith([profile('usr_par', 'Agent', { live: 90 }), profile('usr_par_bulk', 'SuperAgent', { live: 1000 })]),
+    });
+  });
+  after(() => t.close());
+
+  test('50 parallel purchases against a wallet that affords 10: exactly 10 accepted, the ledger verifies', async () => {
+    const key = liveKeyOf('usr_par');
+    const results = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => buySingle(t, key, `02446001${String(i).padStart(2, '0')}`)),
+    );
+    assert.deepEqual(tally(results.map((r) => r.status)), { 200: 10, 402: 40 });
+    for (const r of results.filter((x) => x.status === 402)) assert.equal(r.body.error.code, 'BUY_DATA_FAILED');
+    assert.deepEqual(await t.wallet('usr_par', 'live'), { available: 0, held: 9000 });
+    // Each accepted purchase saw its own before/after: together they walk the balance down once.
+    const afters = results.filter((r) => r.status === 200).map((r) => Math.round(r.body.data.walletBalanceAfter * 100)).sort((a, b) => a - b);
+    assert.deepEqual(afters, [0, 900, 1800, 2700, 3600, 4500, 5400, 6300, 7200, 8100]);
+    const orders = await t.database.db.selectFrom('orders').select('id').where('profile_id', '=', 'usr_par').execute();
+    assert.equal(orders.length, 10);
+    assert.deepEqual(await ledgerMismatches(t), []);
+
+    const worker = newWorker(t);
+    await waitFor('all ten to settle', async () => {
+      await worker.drain();
+      const w = await t.wallet('usr_par', 'live');
+      return w.held === 0 ? w : undefined;
+    });
+    assert.deepEqual(await t.wallet('usr_par', 'live'), { available: 0, held: 0 });
+    assert.deepEqual(await ledgerMismatches(t), []);
+  });
+
+  test('parallel purchases for one number from different callers: exactly one is accepted', async () => {
+    // Callers who could each afford several: only the in-flight rule can refuse them.
+    const keys = [KEYS.superLive, KEYS.agentLive, KEYS.customerLive];
+    const before = await Promise.all(['usr_super', 'usr_agent', 'usr_customer'].map((p) => t.wallet(p, 'live')));
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => buySingle(t, keys[i % keys.length]!, '0244610001')));
+    assert.deepEqual(tally(results.map((r) => r.status)), { 200: 1, 409: 19 });
+    const after = await Promise.all(['usr_super', 'usr_agent', 'usr_customer'].map((p) => t.wallet(p, 'live')));
+    const charged = before.reduce((sum, b, i) => sum + (b.available - after[i]!.available), 0);
+    assert.ok([850, 900, 1000].includes(charged), `charged once, got ${charged}`);
+    assert.deepEqual(await ledgerMismatches(t), []);
+  });
+
+  test('parallel purchases with one paymentReference: exactly one is accepted', async () => {
+    const before = await t.wallet('usr_super', 'live');
+    const results = await Promise.all(
+      Array.from({ length: 15 }, (_, i) => buySingle(t, KEYS.superLive, `02446200${String(i).padStart(2, '0')}`, { paymentReference: 'PAR-REF-1' })),
+    );
+    assert.deepEqual(tally(results.map((r) => r.status)), { 200: 1, 409: 14 });
+    assert.deepEqual(await t.wallet('usr_super', 'live'), { available: before.available - 850, held: before.held + 850 });
+    assert.deepEqual(await ledgerMismatches(t), []);
+  });
+
+  test('parallel bulk orders sharing numbers (in any order): one wins, no number is ever open twice', async () => {
+    const key = liveKeyOf('usr_par_bulk');
+    const shared = ['0244630001', '0244630002'];
+    const results = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        t.call('POST', '/api/v1/data-bundles/buy-bulk', {
+          key,
+          body: {
+            operatorId: 'op_a',
+            productId: 'prd_a',
+            // Half list the shared numbers the other way round: no deadlock, no 500.
+            items: [...(i % 2 ? [...shared].reverse() : shared), `02446301${String(i).padStart(2, '0')}`].map((beneficiaryMsisdn) => ({
+              packageId: 'pkg_a_1gb',
+              beneficiaryMsisdn,
+            })),
+          },
+        }),
+      ),
+    );
+    assert.deepEqual(tally(results.map((r) => r.status)), { 200: 1, 409: 7 });
+    assert.deepEqual(await t.wallet('usr_par_bulk', 'live'), { available: 100000 - 3 * 850, held: 3 * 850 });
+    assert.deepEqual(await ledgerMismatches(t), []);
+  });
+});

@@ -1,0 +1,127 @@
+import assert from 'node:assert/strict';
+import { after, describe, test } from 'node:test';
+import { createTestApp, TEST_DIALECT, type TestApp } from '../helpers/app.js';
+import { KEYS } from '../helpers/keys.js';
+import {
+  buySingle,
+  killQuietly,
+  ledgerMismatches,
+  sandboxCalls,
+  startWorker,
+  waitFor,
+  type WorkerProcess,
+} from '../orders/support.js';
+
+/** `cli worker` as real child processes on the test's database (decisions §1: WORKER=off + cli worker). */
+describe(`worker processes (${TEST_DIALECT})`, () => {
+  const apps: TestApp[] = [];
+  const children: WorkerProcess[] = [];
+  after(async () => {
+    for (const child of children) killQuietly(child);
+    for (const app of apps) await app.close();
+  });
+
+  async function app(): Promise<TestApp> {
+    const t = await createTestApp();
+    apps.push(t);
+    return t;
+  }
+
+  const worker = (t: TestApp, env: Record<string, string>): Promise<WorkerProcess> =>
+    startWorker(t, { WORKER_IDLE_MS: '20', ...env }, children);
+
+  const itemOf = (t: TestApp, orderId: string) =>
+    t.database.db.selectFrom('order_items').selectAll().where('order_id', '=', orderId).executeTakeFirstOrThrow();
+
+  test('a worker killed between submit and settle, restarted, completes the order once', async () => {
+    const t = await app();
+    const orderId = (await buySingle(t, KEYS.agentLive, '0244700001')).body.data.orderId;
+    assert.deepEqual(await t.wallet('usr_agent', 'live'), { available: 9100, held: 900 });
+
+    // The first worker submits; the sandbox answers 1.5 s later, but the worker dies first.
+    const first = await worker(t, { SANDBOX_SETTLE_MS: '1500' });
+    const submitted = await waitFor('the first worker to submit', async () => {
+      const item = await itemOf(t, orderId);
+      return item.status === 'processing' ? item : undefined;
+    }, 20_000);
+    first.child.kill('SIGKILL');
+    await first.exited();
+    assert.equal((await itemOf(t, orderId)).status, 'processing');
+    assert.deepEqual(await t.wallet('usr_agent', 'live'), { available: 9100, held: 900 });
+
+    const second = await worker(t, { SANDBOX_SETTLE_MS: '1500' });
+    await waitFor('the restarted worker to settle the order', async () => {
+      const item = await itemOf(t, orderId);
+      return item.status === 'completed' ? item : undefined;
+    }, 20_000);
+    assert.deepEqual(await t.wallet('usr_agent', 'live'), { available: 9100, held: 0 });
+    const order = (await t.call('GET', `/api/v1/orders/${orderId}`, { key: KEYS.agentLive })).body.data;
+    assert.equal(order.state, 'completed');
+    assert.equal(order.submittedAt, Number(submitted.submitted_at));
+
+    const calls = (await sandboxCalls(t)).filter((c) => c.idempotency_key.startsWith(submitted.id));
+    assert.deepEqual(calls.map((c) => [c.idempotency_key, c.submit_calls]), [[`${submitted.id}:1`, 1]]);
+    const entries = await t.database.db.selectFrom('ledger_entries').select('kind').where('order_id', '=', orderId).orderBy('id').execute();
+    assert.deepEqual(entries.map((e) => e.kind), ['data_hold', 'data_settle']);
+    assert.deepEqual(await ledgerMismatches(t), []);
+
+    // SIGTERM stops it cleanly.
+    second.child.kill('SIGTERM');
+    assert.equal(await second.exited(), 0, second.output());
+  });
+
+  test('two worker processes draining one outbox never submit an order twice', async () => {
+    const t = await app();
+    const env = { SANDBOX_SETTLE_MS: '150', WORKER_BATCH_SIZE: '1' };
+    const [a, b] = await Promise.all([worker(t, env), worker(t, env)]);
+
+    const orderIds: string[] = [];
+    for (const [key, prefix] of [
+      [KEYS.superLive, '02447100'],
+      [KEYS.superTest, '02447200'],
+    ] as const) {
+      const res = await t.call('POST', '/api/v1/data-bundles/buy-bulk', {
+        key,
+        body: {
+          operatorId: 'op_a',
+          productId: 'prd_a',
+          items: Array.from({ length: 20 }, (_, i) => ({ packageId: 'pkg_a_1gb', beneficiaryMsisdn: `${prefix}${String(i + 1).padStart(2, '0')}` })),
+        },
+      });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      orderIds.push(res.body.data.orderId);
+    }
+    for (let i = 1; i <= 5; i++) orderIds.push((await buySingle(t, KEYS.agentLive, `024473000${i}`)).body.data.orderId);
+
+    await waitFor('every delivery to settle', async () => {
+      const open = await t.database.db.selectFrom('order_items').select('id').where('status', 'in', ['pending', 'processing']).execute();
+      return open.length === 0;
+    }, 30_000);
+
+    const items = await t.database.db.selectFrom('order_items').select(['id', 'attempt', 'status']).execute();
+    assert.equal(items.length, 45);
+    assert.ok(items.every((i) => i.status === 'completed' && i.attempt === 1));
+    const calls = await sandboxCalls(t);
+    assert.equal(calls.length, 45, 'one submission per delivery');
+    assert.deepEqual(calls.filter((c) => c.submit_calls !== 1), [], 'no delivery was submitted twice');
+    const settles = await t.database.db.selectFrom('ledger_entries').select('order_item_id').where('kind', '=', 'data_settle').execute();
+    assert.equal(new Set(settles.map((s) => s.order_item_id)).size, 45);
+    assert.equal(settles.length, 45, 'each delivery settled once');
+    for (const id of orderIds) assert.equal((await t.call('GET', `/api/v1/orders/${id}/status`, { key: id === orderIds[1] ? KEYS.superTest : id === orderIds[0] ? KEYS.superLive : KEYS.agentLive })).body.data.state, 'Completed');
+    assert.deepEqual(await ledgerMismatches(t), []);
+
+    // Both processes took part.
+    const workersThatSubmitted = new Set(
+      (a.output() + b.output())
+        .split('\n')
+        .filter((line) => line.includes('delivery submitted'))
+        .map((line) => (JSON.parse(line) as { worker: string }).worker),
+    );
+    assert.equal(workersThatSubmitted.size, 2, 'both workers submitted deliveries');
+
+    a.child.kill('SIGTERM');
+    b.child.kill('SIGTERM');
+    assert.equal(await a.exited(), 0);
+    assert.equal(await b.exited(), 0);
+  });
+});
