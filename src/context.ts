@@ -2,8 +2,11 @@ import path from 'node:path';
 import type { Config } from './config.js';
 import type { Database } from './db/connection.js';
 import { CatalogService } from './catalog/service.js';
+import { OrderService } from './orders/service.js';
 import { ProfileService } from './profiles/service.js';
 import { CredentialCipher, resolveCredentialsKey } from './result-checker/credential-crypto.js';
+import { ResultCheckerService } from './result-checker/service.js';
+import { TopUpService } from './top-ups/service.js';
 import { WalletService } from './wallet/service.js';
 
 export interface Logger {
@@ -21,6 +24,9 @@ export interface AppContext {
   wallets: WalletService;
   profiles: ProfileService;
   catalog: CatalogService;
+  orders: OrderService;
+  resultChecker: ResultCheckerService;
+  topUps: TopUpService;
 }
 
 export function credentialsCipher(config: Config, database: Database, say: (message: string) => void): CredentialCipher {
@@ -38,5 +44,8 @@ export function createContext(config: Config, database: Database, log: Logger, c
     wallets,
     profiles: new ProfileService(database, wallets, log),
     catalog: new CatalogService(database),
+    orders: new OrderService(database, config),
+    resultChecker: new ResultCheckerService(database, cipher),
+    topUps: new TopUpService(database),
   };
 }

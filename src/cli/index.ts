@@ -3,8 +3,12 @@ import { Command, CommanderError } from 'commander';
 import * as demo from './commands/demo.js';
 import * as importCommand from './commands/import.js';
 import * as keys from './commands/keys.js';
+import * as ledger from './commands/ledger.js';
 import * as migrate from './commands/migrate.js';
+import * as orders from './commands/orders.js';
+import * as rc from './commands/rc.js';
 import * as serve from './commands/serve.js';
+import * as topups from './commands/topups.js';
 import * as worker from './commands/worker.js';
 import { CliError } from './runtime.js';
 
@@ -13,7 +17,7 @@ const program = new Command('partner-api')
   .showHelpAfterError()
   .exitOverride();
 
-for (const group of [serve, migrate, importCommand, keys, worker, demo]) group.register(program);
+for (const group of [serve, migrate, importCommand, keys, worker, demo, topups, rc, orders, ledger]) group.register(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -43,9 +43,11 @@ export const beginImmediate = sql`begin immediate`;
 const UNIQUE_INDEXES = {
   order_items_in_flight: 'order_items.mode, order_items.beneficiary_msisdn',
   orders_payment_reference: 'orders.profile_id, orders.mode, orders.payment_reference',
+  orders_short_reference_key: 'orders.short_reference',
   top_ups_reference: 'top_ups.profile_id, top_ups.mode, top_ups.reference',
   ledger_entries_idempotency_key_key: 'ledger_entries.idempotency_key',
   rc_transactions_credential_id_key: 'rc_transactions.credential_id',
+  rc_transactions_short_reference_key: 'rc_transactions.short_reference',
 } as const;
 export type UniqueIndex = keyof typeof UNIQUE_INDEXES;
 

@@ -21,6 +21,17 @@ class StaticProvider implements MigrationProvider {
   }
 }
 
+/**
+ * Kysely's migrator reads table metadata of every schema in the database; when another schema is
+ * dropped at that moment (parallel test runs, another tenant), PostgreSQL reports it as missing.
+ * That race concerns a schema that is not ours, so the attempt is simply repeated.
+ */
+function isForeignSchemaRace(error: unknown, ownSchema: string | null): boolean {
+  const message = error instanceof Error ? error.message : String(error);
+  const schema = /schema "([^"]+)" does not exist/.exec(message)?.[1];
+  return schema !== undefined && schema !== ownSchema;
+}
+
 /** Applies pending migrations; returns the names applied. Throws with the failing migration named. */
 export async function migrateToLatest(database: Database): Promise<string[]> {
   const migrator = new Migrator({
@@ -29,11 +40,15 @@ export async function migrateToLatest(database: Database): Promise<string[]> {
     // Without it Kysely looks for its bookkeeping tables in every schema of the database.
     ...(database.pgSchema ? { migrationTableSchema: database.pgSchema } : {}),
   });
-  const { error, results } = await migrator.migrateToLatest();
-  const failed = results?.find((r) => r.status === 'Error');
-  if (error) {
+  for (let attempt = 1; ; attempt++) {
+    const { error, results } = await migrator.migrateToLatest();
+    if (!error) return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+    if (attempt < 5 && isForeignSchemaRace(error, database.pgSchema)) {
+      await new Promise((resolve) => setTimeout(resolve, 20 * attempt));
+      continue;
+    }
+    const failed = results?.find((r) => r.status === 'Error');
     const reason = error instanceof Error ? error.message : String(error);
     throw new Error(`migration ${failed?.migrationName ?? '(unknown)'} failed: ${reason}`);
   }
-  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }

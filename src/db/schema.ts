@@ -251,6 +251,8 @@ export interface RcTransactionsTable {
   credential_id: string | null;
   /** Encrypted copy of the credential handed to the buyer (sandbox credentials live only here). */
   credential_secret: string | null;
+  /** Groups the items of one bulk purchase: they share one rc_debit ledger entry for their total. */
+  bulk_id: string | null;
   error_message: string | null;
   created_at: number;
   completed_at: number | null;

@@ -7,8 +7,12 @@ import type { AppContext } from '../context.js';
 import { requireApiKey } from './plugins/auth.js';
 import { registerErrorHandling } from './plugins/errors.js';
 import { catalogRoutes } from './routes/catalog.js';
+import { dataBundleRoutes } from './routes/data-bundles.js';
 import { healthRoutes } from './routes/health.js';
+import { orderRoutes } from './routes/orders.js';
 import { profileRoutes } from './routes/profile.js';
+import { resultCheckerRoutes } from './routes/result-checker.js';
+import { topUpRoutes } from './routes/top-ups.js';
 import { ErrorEnvelope } from './schemas/common.js';
 
 export interface BuildAppOptions {
@@ -64,6 +68,10 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
       requireApiKey(api, ctx.profiles);
       await api.register(profileRoutes, { ctx });
       await api.register(catalogRoutes, { ctx });
+      await api.register(dataBundleRoutes, { ctx });
+      await api.register(orderRoutes, { ctx });
+      await api.register(resultCheckerRoutes, { ctx });
+      await api.register(topUpRoutes, { ctx });
     },
     { prefix: '/api/v1' },
   );

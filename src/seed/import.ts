@@ -6,6 +6,7 @@ import { fromGhs } from '../lib/money.js';
 import { parseApiKey } from '../profiles/api-keys.js';
 import * as profileRepo from '../profiles/repository.js';
 import type { CredentialCipher } from '../result-checker/credential-crypto.js';
+import { insertCredentials } from '../result-checker/repository.js';
 import { ensureWallet } from '../wallet/service.js';
 import { SeedFile, type SeedRolePrices } from './schema.js';
 
@@ -291,32 +292,4 @@ async function requireRow(
 ): Promise<void> {
   const row = await trx.selectFrom(table).select('id').where('id', '=', id).executeTakeFirst();
   if (!row) throw new SeedError(`${entryName(seed, section, index)}: ${table === 'operators' ? 'operatorId' : 'productId'} "${id}" does not exist`);
-}
-
-/** Adds credentials not yet known for the package (by username); returns how many were added. */
-export async function insertCredentials(
-  trx: Executor,
-  cipher: CredentialCipher,
-  packageId: string,
-  credentials: readonly { username: string; password: string }[],
-  now: number,
-): Promise<number> {
-  let added = 0;
-  for (const credential of credentials) {
-    const result = await trx
-      .insertInto('rc_credentials')
-      .values({
-        id: newId('cred'),
-        package_id: packageId,
-        username_digest: cipher.usernameDigest(packageId, credential.username),
-        secret: cipher.encrypt(credential),
-        assigned_transaction_id: null,
-        assigned_at: null,
-        created_at: now,
-      })
-      .onConflict((oc) => oc.columns(['package_id', 'username_digest']).doNothing())
-      .executeTakeFirst();
-    added += Number(result.numInsertedOrUpdatedRows ?? 0);
-  }
-  return added;
 }

@@ -217,6 +217,8 @@ export async function up(db: Kysely<unknown>, dialect: DialectName): Promise<voi
     .unique()
     .where(sql.ref('status'), 'in', ['pending', 'processing'])
     .execute();
+  // A provider reporting an outcome by callback names the delivery by its reference.
+  await db.schema.createIndex('order_items_provider_ref').on('order_items').column('provider_ref').execute();
 
   await autoIncrementId(db.schema.createTable('outbox'), dialect)
     .addColumn('order_item_id', 'text', (c) => c.notNull().unique().references('order_items.id'))
@@ -255,6 +257,7 @@ export async function up(db: Kysely<unknown>, dialect: DialectName): Promise<voi
     .addColumn('buyer_phone', 'text', (c) => c.notNull())
     .addColumn('credential_id', 'text', (c) => c.unique())
     .addColumn('credential_secret', 'text')
+    .addColumn('bulk_id', 'text')
     .addColumn('error_message', 'text')
     .addColumn('created_at', time, (c) => c.notNull())
     .addColumn('completed_at', time)

@@ -1,0 +1,31 @@
+import fs from 'node:fs/promises';
+import type { Command } from 'commander';
+import { InventoryImportError } from '../../result-checker/csv.js';
+import { CliError, withRuntime } from '../runtime.js';
+
+export function register(program: Command): void {
+  const rc = program.command('rc').description('result-checker credential inventory');
+
+  rc.command('import')
+    .argument('<packageId>', 'result-checker package id')
+    .argument('<file>', 'CSV with the header username,password and one credential a line')
+    .description('add credentials to a package: encrypted at rest; duplicates skipped; a bad line rejects the whole file')
+    .action(async (packageId: string, file: string) => {
+      let text: string;
+      try {
+        text = await fs.readFile(file, 'utf8');
+      } catch (error) {
+        throw new CliError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+      }
+      await withRuntime(async ({ ctx }) => {
+        try {
+          const { added, skipped } = await ctx.resultChecker.importCredentials(packageId, text);
+          const stock = await ctx.resultChecker.stock(packageId);
+          console.log(`imported ${file} into ${packageId}: added ${added}, skipped ${skipped} (duplicates); in stock now ${stock}`);
+        } catch (error) {
+          if (error instanceof InventoryImportError) throw new CliError(`rc import rejected, nothing written: ${error.message}`);
+          throw error;
+        }
+      }, { logLevel: 'warn' });
+    });
+}

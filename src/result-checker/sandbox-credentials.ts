@@ -1,0 +1,16 @@
+import { randomInt } from 'node:crypto';
+import type { Credential } from './credential-crypto.js';
+
+function digits(count: number): string {
+  let out = '';
+  for (let i = 0; i < count; i++) out += String(randomInt(10));
+  return out;
+}
+
+/**
+ * A generated credential for test-mode purchases (decisions.md §4): recognisable as sandbox
+ * (`SBX` prefix), never taken from live inventory, and useless on the real results portal.
+ */
+export function sandboxCredential(): Credential {
+  return { username: `SBX${digits(9)}`, password: `${digits(4)}-${digits(4)}` };
+}

@@ -1,0 +1,117 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import type { TestContext } from 'node:test';
+import { createTestApp, FIXTURE_SEED, type TestApp, type TestAppOptions } from '../helpers/app.js';
+import { runCli, type CliResult } from '../helpers/cli.js';
+import { checkResultCheckerLedger } from '../../src/result-checker/ledger-checks.js';
+import { checkTopUpLedger } from '../../src/top-ups/ledger-checks.js';
+import { verifyLedger } from '../../src/wallet/ledger-verify.js';
+
+const SCHEMA_RACE = /^migration .* failed: .*does not exist/;
+
+/**
+ * createTestApp, retried when its PostgreSQL migration trips over another test file dropping its
+ * schema at the same moment: Kysely's migrator introspects every schema of the database
+ * (pg_get_serial_sequence over all tables), which fails with "... does not exist" when a schema
+ * vanishes mid-query. The race is in the shared test setup, not in the code under test.
+ */
+export async function rcTestApp(options?: TestAppOptions): Promise<TestApp> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await createTestApp(options);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      if (attempt < 4 && SCHEMA_RACE.test(message)) continue;
+      throw error;
+    }
+  }
+}
+
+/**
+ * runCli, retried for the same start-up race (the CLI migrates before it runs its command, so a
+ * run refused there has done nothing).
+ */
+export async function runCliSettled(args: string[], env: Record<string, string>): Promise<CliResult> {
+  for (let attempt = 1; ; attempt++) {
+    const result = await runCli(args, env);
+    if (attempt < 4 && result.code !== 0 && SCHEMA_RACE.test(result.stderr.replace(/^error: /, '').trim())) continue;
+    return result;
+  }
+}
+
+/** rcTestApp for one test, closed when it ends. */
+export async function useRcTestApp(c: TestContext, options?: TestAppOptions): Promise<TestApp> {
+  const t = await rcTestApp(options);
+  c.after(() => t.close());
+  return t;
+}
+
+interface SeedShape {
+  resultCheckerPackages: Record<string, unknown>[];
+  profiles: Record<string, unknown>[];
+  [section: string]: unknown;
+}
+
+/** The shared fixture plus extra packages / profiles of this test file (the fixture itself is untouched). */
+export function fixtureWith(extra: { resultCheckerPackages?: object[]; profiles?: object[] } = {}): SeedShape {
+  const seed = JSON.parse(fs.readFileSync(FIXTURE_SEED, 'utf8')) as SeedShape;
+  seed.resultCheckerPackages.push(...((extra.resultCheckerPackages ?? []) as Record<string, unknown>[]));
+  seed.profiles.push(...((extra.profiles ?? []) as Record<string, unknown>[]));
+  return seed;
+}
+
+/** An Agent-like profile for a custom seed, with one key per mode. */
+export function agentProfile(id: string, opts: { live?: number; test?: number; role?: string } = {}) {
+  return {
+    id,
+    firstName: id,
+    lastName: 'Test',
+    phoneNumber: '0244999999',
+    email: `${id}@example.com`,
+    role: opts.role ?? 'Agent',
+    status: 'Active',
+    referralCode: `REF_${id}`,
+    wallet: { live: opts.live ?? 0, test: opts.test ?? 0 },
+    apiKeys: [{ key: liveKey(id) }, { key: testKey(id) }],
+  };
+}
+export const liveKey = (id: string) => `service_live_${id.replace(/[^A-Za-z0-9]/g, '')}Live00000001`;
+export const testKey = (id: string) => `service_test_${id.replace(/[^A-Za-z0-9]/g, '')}Test00000001`;
+
+/** Environment for running the real CLI against the test's own database. */
+export function cliEnv(t: TestApp): Record<string, string> {
+  let url = t.testDb.url;
+  if (t.testDb.pgSchema) {
+    url += `${url.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${t.testDb.pgSchema}`)}`;
+  }
+  return { DATABASE_URL: url, CREDENTIALS_KEY: randomBytes(32).toString('base64'), NODE_ENV: 'test' };
+}
+
+/**
+ * `ledger verify` as the CLI runs it (every registered check, wallets against their ledger
+ * included), plus this module's checks called directly so a lost registration is noticed too.
+ * [] means clean.
+ */
+export async function ledgerProblems(t: TestApp): Promise<string[]> {
+  const report = await verifyLedger(t.database);
+  return [...report.mismatches, ...(await checkResultCheckerLedger(t.database.db)), ...(await checkTopUpLedger(t.database.db))];
+}
+
+export async function ledgerEntries(t: TestApp, profileId: string, mode: 'live' | 'test') {
+  return t.database.db
+    .selectFrom('ledger_entries as l')
+    .innerJoin('wallets as w', 'w.id', 'l.wallet_id')
+    .select(['l.kind', 'l.available_delta', 'l.held_delta', 'l.order_id', 'l.rc_transaction_id', 'l.top_up_id', 'l.idempotency_key'])
+    .where('w.profile_id', '=', profileId)
+    .where('w.mode', '=', mode)
+    .where('l.kind', '!=', 'opening_balance')
+    .orderBy('l.id')
+    .execute();
+}
+
+export async function stockOf(t: TestApp, key: string, packageId: string): Promise<number> {
+  const res = await t.call('GET', '/api/v1/result-checker/packages', { key });
+  const pkg = (res.body.data as { _id: string; stockAvailable: number }[]).find((p) => p._id === packageId);
+  if (!pkg) throw new Error(`package ${packageId} not listed`);
+  return pkg.stockAvailable;
+}
