@@ -19,6 +19,15 @@ export interface Config {
   /** An order still processing after this long is reported by `cli orders stuck`. */
   orderStuckAfterMs: number;
   sqliteSynchronous: SqliteSynchronous;
+  /** Outbox worker tuning (WORKER_BATCH_SIZE, WORKER_LEASE_MS, WORKER_IDLE_MS, PROVIDER_TIMEOUT_MS). */
+  workerTuning: WorkerTuning;
+}
+
+export interface WorkerTuning {
+  batchSize: number;
+  leaseMs: number;
+  idleMaxMs: number;
+  providerTimeoutMs: number;
 }
 
 export class ConfigError extends Error {
@@ -85,6 +94,21 @@ function credentialsKeyVar(env: Env, nodeEnv: string): string | null {
   return raw;
 }
 
+function workerTuningVars(env: Env): WorkerTuning {
+  const providerTimeoutMs = intVar(env, 'PROVIDER_TIMEOUT_MS', 15_000, 100, 600_000);
+  const leaseMs = intVar(env, 'WORKER_LEASE_MS', 60_000, 500, 3_600_000);
+  // A lease shorter than a provider call would let a second worker take a row still in flight.
+  if (leaseMs <= providerTimeoutMs) {
+    throw new ConfigError('WORKER_LEASE_MS', `must be longer than PROVIDER_TIMEOUT_MS (${providerTimeoutMs})`);
+  }
+  return {
+    batchSize: intVar(env, 'WORKER_BATCH_SIZE', 10, 1, 200),
+    idleMaxMs: intVar(env, 'WORKER_IDLE_MS', 500, 5, 60_000),
+    leaseMs,
+    providerTimeoutMs,
+  };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const nodeEnv = env.NODE_ENV?.trim() || 'development';
   const host = env.HOST?.trim() || '0.0.0.0';
@@ -100,5 +124,6 @@ export function loadConfig(env: Env = process.env): Config {
     bodyLimitBytes: intVar(env, 'BODY_LIMIT_BYTES', 64 * 1024, 1024, 10 * 1024 * 1024),
     orderStuckAfterMs: intVar(env, 'ORDER_STUCK_AFTER_MS', 10 * 60_000, 1000, 30 * 86_400_000),
     sqliteSynchronous: enumVar(env, 'SQLITE_SYNCHRONOUS', 'FULL', ['OFF', 'NORMAL', 'FULL', 'EXTRA'] as const),
+    workerTuning: workerTuningVars(env),
   };
 }

@@ -22,14 +22,16 @@ class StaticProvider implements MigrationProvider {
 }
 
 /**
- * Kysely's migrator reads table metadata of every schema in the database; when another schema is
- * dropped at that moment (parallel test runs, another tenant), PostgreSQL reports it as missing.
- * That race concerns a schema that is not ours, so the attempt is simply repeated.
+ * Kysely's migrator reads table metadata of every schema in the database (PostgreSQL); when another
+ * schema is dropped at that moment (parallel test runs, another tenant), the catalogue query fails
+ * with "… does not exist". Nothing was applied then, so the attempt is simply repeated; a real
+ * migration error fails the same way every time and is reported after the last attempt.
  */
-function isForeignSchemaRace(error: unknown, ownSchema: string | null): boolean {
-  const message = error instanceof Error ? error.message : String(error);
-  const schema = /schema "([^"]+)" does not exist/.exec(message)?.[1];
-  return schema !== undefined && schema !== ownSchema;
+const UNDEFINED_OBJECT_CODES = new Set(['3F000', '42P01', '42703', '42704', '42883']);
+
+function isCatalogueRace(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && UNDEFINED_OBJECT_CODES.has(code);
 }
 
 /** Applies pending migrations; returns the names applied. Throws with the failing migration named. */
@@ -43,7 +45,7 @@ export async function migrateToLatest(database: Database): Promise<string[]> {
   for (let attempt = 1; ; attempt++) {
     const { error, results } = await migrator.migrateToLatest();
     if (!error) return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
-    if (attempt < 5 && isForeignSchemaRace(error, database.pgSchema)) {
+    if (attempt < 5 && database.dialect === 'postgres' && isCatalogueRace(error)) {
       await new Promise((resolve) => setTimeout(resolve, 20 * attempt));
       continue;
     }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import type { AppContext } from '../context.js';
 import { requireApiKey } from './plugins/auth.js';
 import { registerErrorHandling } from './plugins/errors.js';
@@ -33,13 +33,26 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     ajv: { customOptions: { coerceTypes: true, removeAdditional: false, allErrors: false } },
-    routerOptions: { ignoreTrailingSlash: true },
+    // Ids are at most 128 characters: longer segments fail validation (400); beyond 512 the router
+    // refuses them itself, and frameworkErrors keeps even that in our envelope.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 512 },
+    frameworkErrors: (error, _request, rawReply) => {
+      const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
+      const reply = rawReply as FastifyReply;
+      void reply.code(tooLong ? 414 : 400).send({
+        success: false,
+        error: { code: 'INVALID_REQUEST', message: tooLong ? 'A path segment is too long' : 'The URL is malformed' },
+      });
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
 
+  // The API takes JSON only: without Fastify's text/plain parser a wrong Content-Type is a clear
+  // 415 instead of a string reaching the body schema.
+  app.removeContentTypeParser('text/plain');
   registerErrorHandling(app);
   app.addSchema(ErrorEnvelope);
 

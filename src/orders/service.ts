@@ -16,7 +16,7 @@ import type {
 } from '../http/schemas/orders.js';
 import * as walletRepo from '../wallet/repository.js';
 import { post } from '../wallet/service.js';
-import { decodeCursor, encodeCursor, type OrderCursor } from './cursor.js';
+import { decodeCursor, encodeCursor, type KeysetPosition } from '../lib/cursor.js';
 import { PurchaseService, type Buyer } from './purchase.js';
 import * as repo from './repository.js';
 import { toOrderView, toStatusView } from './views.js';
@@ -37,7 +37,7 @@ interface ListQuery {
   types: OrderType[] | null;
   state: OrderState | null;
   limit: number;
-  after: OrderCursor | null;
+  after: KeysetPosition | null;
 }
 
 /** decisions §10: each bad value is a 400; orderType has its own code, a limit above 100 is capped. */
@@ -67,7 +67,7 @@ export function parseListQuery(query: OrdersQuery): ListQuery {
     if (!Number.isSafeInteger(value) || value < 1) throw badRequest('INVALID_REQUEST', 'limit must be an integer from 1 to 100');
     limit = Math.min(value, MAX_LIMIT);
   }
-  let after: OrderCursor | null = null;
+  let after: KeysetPosition | null = null;
   if (query.cursor !== undefined && query.cursor !== '') {
     after = decodeCursor(query.cursor);
     if (!after) throw badRequest('INVALID_REQUEST', 'cursor is not a continueCursor returned by this endpoint');

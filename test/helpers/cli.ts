@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -32,4 +33,16 @@ export function runCli(args: string[], env: Record<string, string>, timeoutMs = 
       resolve({ code, stdout, stderr });
     });
   });
+}
+
+/**
+ * Environment for a CLI child process on a test's own database (PostgreSQL: its schema through the
+ * connection string's `options`), with a credentials key of its own.
+ */
+export function cliDatabaseEnv(testDb: { url: string; pgSchema?: string }): Record<string, string> {
+  let url = testDb.url;
+  if (testDb.pgSchema) {
+    url += `${url.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${testDb.pgSchema}`)}`;
+  }
+  return { DATABASE_URL: url, CREDENTIALS_KEY: randomBytes(32).toString('base64'), NODE_ENV: 'test' };
 }

@@ -49,10 +49,23 @@ describe('HTTP platform: envelope, errors, CORS, health', () => {
     assert.deepEqual(await t.wallet('usr_agent', 'live'), before);
   });
 
-  test('a non-JSON content type is refused in the envelope', async () => {
-    const res = await t.call('POST', BUY, { key: KEYS.agentLive, body: 'a=b', headers: { 'content-type': 'text/plain' } });
-    assert.equal(res.status, 415);
-    assert.equal(res.body.error.code, 'UNSUPPORTED_MEDIA_TYPE');
+  test('a non-JSON content type is refused in the envelope on every POST route', async () => {
+    for (const url of [BUY, '/api/v1/data-bundles/buy-bulk', '/api/v1/result-checker/buy-single', '/api/v1/top-ups/request']) {
+      for (const type of ['text/plain', 'application/x-www-form-urlencoded']) {
+        const res = await t.call('POST', url, { key: KEYS.agentLive, body: 'a=b', headers: { 'content-type': type } });
+        assert.equal(res.status, 415, `${url} ${type}`);
+        assert.equal(res.body.error.code, 'UNSUPPORTED_MEDIA_TYPE');
+      }
+    }
+  });
+
+  test('an over-long id in a path is a 4xx in the envelope, never Fastify\'s own body', async () => {
+    for (const length of [200, 600, 5000]) {
+      const res = await t.call('GET', `/api/v1/packages/${'p'.repeat(length)}`, { key: KEYS.agentLive });
+      assert.ok(res.status >= 400 && res.status < 500, `length ${length}: ${res.status}`);
+      assert.equal(res.body.success, false, `length ${length}`);
+      assert.equal(typeof res.body.error.code, 'string');
+    }
   });
 
   test('CORS preflight is answered without a key, with the methods and headers of spec §5.7', async () => {

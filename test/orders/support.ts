@@ -1,9 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { FIXTURE_SEED, type TestApp } from '../helpers/app.js';
+import { cliDatabaseEnv, runCli as runCliProcess } from '../helpers/cli.js';
 import { createProviders } from '../../src/provider/index.js';
 import type { ProviderRegistry } from '../../src/provider/types.js';
 import { OutboxWorker } from '../../src/worker/worker.js';
@@ -100,21 +100,9 @@ export function profile(id: string, role: string, wallet: { live?: number; test?
   };
 }
 
-/** Environment for a CLI child process on the test's own database (PostgreSQL: its schema via `options`). */
-export function cliEnv(t: TestApp, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  let url = t.testDb.url;
-  if (t.testDb.pgSchema) {
-    url += `${url.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${t.testDb.pgSchema}`)}`;
-  }
-  return {
-    PATH: process.env.PATH,
-    HOME: process.env.HOME,
-    DATABASE_URL: url,
-    CREDENTIALS_KEY: randomBytes(32).toString('base64'),
-    NODE_ENV: 'test',
-    LOG_LEVEL: 'info',
-    ...extra,
-  };
+/** Environment for a CLI child process on the test's own database, logging at info (tests read the log). */
+export function cliEnv(t: TestApp, extra: Record<string, string> = {}): Record<string, string> {
+  return { ...cliDatabaseEnv(t.testDb), LOG_LEVEL: 'info', ...extra };
 }
 
 export interface CliRun {
@@ -123,41 +111,9 @@ export interface CliRun {
   stderr: string;
 }
 
-/**
- * Known PostgreSQL test-infra race (not ours to fix here): Kysely's migrator introspects the tables
- * of every schema in the database, and fails with 'schema "t_…" does not exist' when another test
- * file drops its schema at that moment. A child that died of it at startup did nothing; run it again.
- */
-function diedOfSchemaDropRace(t: TestApp, output: string): boolean {
-  const match = /migration .*failed: schema "(t_[0-9a-f]+)" does not exist/.exec(output);
-  return match !== null && match[1] !== t.testDb.pgSchema;
-}
-
-function runCliOnce(t: TestApp, args: string[], extra: Record<string, string>, timeoutMs: number): Promise<CliRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', ...args], { cwd: ROOT, env: cliEnv(t, extra) });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`cli ${args.join(' ')} timed out\n${stdout}\n${stderr}`));
-    }, timeoutMs);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
-
 /** Runs `cli <args>` to completion (bounded). */
-export async function runCli(t: TestApp, args: string[], extra: Record<string, string> = {}, timeoutMs = 20_000): Promise<CliRun> {
-  for (let attempt = 1; ; attempt++) {
-    const run = await runCliOnce(t, args, extra, timeoutMs);
-    if (attempt < 3 && run.code !== 0 && diedOfSchemaDropRace(t, run.stderr)) continue;
-    return run;
-  }
+export function runCli(t: TestApp, args: string[], extra: Record<string, string> = {}, timeoutMs = 20_000): Promise<CliRun> {
+  return runCliProcess(args, cliEnv(t, extra), timeoutMs);
 }
 
 export interface WorkerProcess {
@@ -167,7 +123,7 @@ export interface WorkerProcess {
   exited(timeoutMs?: number): Promise<number | null>;
 }
 
-function spawnWorkerOnce(t: TestApp, extra: Record<string, string>): WorkerProcess {
+function spawnWorker(t: TestApp, extra: Record<string, string>): WorkerProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', 'worker'], {
     cwd: ROOT,
     env: cliEnv(t, extra),
@@ -194,15 +150,11 @@ function spawnWorkerOnce(t: TestApp, extra: Record<string, string>): WorkerProce
  * `started` collects every process spawned, so the caller can kill them all at the end.
  */
 export async function startWorker(t: TestApp, extra: Record<string, string>, started: WorkerProcess[]): Promise<WorkerProcess> {
-  for (let attempt = 1; ; attempt++) {
-    const worker = spawnWorkerOnce(t, extra);
-    started.push(worker);
-    await waitFor('the worker to start', async () => worker.output().includes('outbox worker started') || worker.child.exitCode !== null, 20_000);
-    if (worker.output().includes('outbox worker started')) return worker;
-    await worker.exited().catch(() => null);
-    if (attempt < 3 && diedOfSchemaDropRace(t, worker.output())) continue;
-    throw new Error(`worker did not start:\n${worker.output()}`);
-  }
+  const worker = spawnWorker(t, extra);
+  started.push(worker);
+  await waitFor('the worker to start', async () => worker.output().includes('outbox worker started') || worker.child.exitCode !== null, 20_000);
+  if (worker.output().includes('outbox worker started')) return worker;
+  throw new Error(`worker did not start:\n${worker.output()}`);
 }
 
 /** Kills a child process if it is still running. */

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { TestApp } from '../helpers/app.js';
+import { createTestApp, type TestApp } from '../helpers/app.js';
 import { KEYS } from '../helpers/keys.js';
-import { agentProfile, fixtureWith, ledgerEntries, ledgerProblems, liveKey, rcTestApp, stockOf } from './support.js';
+import { agentProfile, fixtureWith, ledgerEntries, ledgerProblems, liveKey, stockOf } from './support.js';
 
 const BUY = '/api/v1/result-checker/buy-single';
 const status = (id: string) => `/api/v1/result-checker/orders/${id}/status`;
@@ -22,7 +22,7 @@ function assertError(res: { status: number; body: { success: boolean; error: { c
 describe('POST /api/v1/result-checker/buy-single (spec 4.16)', () => {
   let t: TestApp;
   before(async () => {
-    t = await rcTestApp({ seed: SEED });
+    t = await createTestApp({ seed: SEED });
   });
   after(() => t.close());
 
@@ -275,7 +275,7 @@ describe('POST /api/v1/result-checker/buy-single (spec 4.16)', () => {
 describe('result-checker purchases in test mode (decisions.md §4)', () => {
   let t: TestApp;
   before(async () => {
-    t = await rcTestApp({ seed: SEED });
+    t = await createTestApp({ seed: SEED });
   });
   after(() => t.close());
 

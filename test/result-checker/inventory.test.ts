@@ -3,10 +3,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { TEST_DIALECT, type TestApp } from '../helpers/app.js';
+import { createTestApp, TEST_DIALECT, type TestApp } from '../helpers/app.js';
+import { runCli } from '../helpers/cli.js';
 import { KEYS } from '../helpers/keys.js';
 import { InventoryImportError, parseCredentialCsv } from '../../src/result-checker/csv.js';
-import { cliEnv, ledgerProblems, rcTestApp, runCliSettled, stockOf } from './support.js';
+import { cliEnv, ledgerProblems, stockOf } from './support.js';
 
 const BUY = '/api/v1/result-checker/buy-single';
 const buy = (t: TestApp, packageId: string, key: string = KEYS.superLive) =>
@@ -49,7 +50,7 @@ describe('cli rc import and encryption at rest', () => {
   let t: TestApp;
   let dir: string;
   before(async () => {
-    t = await rcTestApp();
+    t = await createTestApp();
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rc-import-'));
   });
   after(async () => {
@@ -101,19 +102,19 @@ describe('cli rc import and encryption at rest', () => {
     assert.equal(await stock(), 1);
     const first = path.join(dir, 'first.csv');
     fs.writeFileSync(first, 'username,password\nCLI001,3333-0001\nCLI002,3333-0002\nCLI001,3333-0001\n');
-    const ok = await runCliSettled(['rc', 'import', 'rcp_old', first], env);
+    const ok = await runCli(['rc', 'import', 'rcp_old', first], env);
     assert.equal(ok.code, 0, ok.stderr);
     assert.equal(ok.stdout.trim(), `imported ${first} into rcp_old: added 2, skipped 1 (duplicates); in stock now 3`);
 
     const bad = path.join(dir, 'bad.csv');
     fs.writeFileSync(bad, 'username,password\nCLI004,a\nCLI005,b,c\n');
-    const refused = await runCliSettled(['rc', 'import', 'rcp_old', bad], env);
+    const refused = await runCli(['rc', 'import', 'rcp_old', bad], env);
     assert.equal(refused.code, 1);
     assert.equal(refused.stdout, '');
     assert.equal(refused.stderr.trim(), 'rc import rejected, nothing written: line 3: expected 2 fields (username,password), found 3; values may not contain commas');
     assert.equal(await stock(), 3);
 
-    const missing = await runCliSettled(['rc', 'import', 'rcp_old', path.join(dir, 'nope.csv')], env);
+    const missing = await runCli(['rc', 'import', 'rcp_old', path.join(dir, 'nope.csv')], env);
     assert.equal(missing.code, 1);
     assert.match(missing.stderr.trim(), /^cannot read .*nope\.csv: ENOENT$/);
   });

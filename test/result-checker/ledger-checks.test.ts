@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { TestApp } from '../helpers/app.js';
+import { createTestApp, type TestApp } from '../helpers/app.js';
 import { KEYS } from '../helpers/keys.js';
 import { checkResultCheckerLedger } from '../../src/result-checker/ledger-checks.js';
 import { checkTopUpLedger } from '../../src/top-ups/ledger-checks.js';
 import { verifyLedger } from '../../src/wallet/ledger-verify.js';
-import { rcTestApp } from './support.js';
 
 /**
  * The checks must catch what they claim to: each case breaks one thing directly in the
@@ -19,7 +18,7 @@ describe('ledger checks for result-checker purchases and top-ups', () => {
   let topUp: string;
 
   before(async () => {
-    t = await rcTestApp();
+    t = await createTestApp();
     const buy = await t.call('POST', '/api/v1/result-checker/buy-single', {
       key: KEYS.superLive,
       body: { packageId: 'rcp_wassce', recipientPhone: '0244123456' },

@@ -1,47 +1,14 @@
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import type { TestContext } from 'node:test';
 import { createTestApp, FIXTURE_SEED, type TestApp, type TestAppOptions } from '../helpers/app.js';
-import { runCli, type CliResult } from '../helpers/cli.js';
+import { cliDatabaseEnv } from '../helpers/cli.js';
 import { checkResultCheckerLedger } from '../../src/result-checker/ledger-checks.js';
 import { checkTopUpLedger } from '../../src/top-ups/ledger-checks.js';
 import { verifyLedger } from '../../src/wallet/ledger-verify.js';
 
-const SCHEMA_RACE = /^migration .* failed: .*does not exist/;
-
-/**
- * createTestApp, retried when its PostgreSQL migration trips over another test file dropping its
- * schema at the same moment: Kysely's migrator introspects every schema of the database
- * (pg_get_serial_sequence over all tables), which fails with "... does not exist" when a schema
- * vanishes mid-query. The race is in the shared test setup, not in the code under test.
- */
-export async function rcTestApp(options?: TestAppOptions): Promise<TestApp> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await createTestApp(options);
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      if (attempt < 4 && SCHEMA_RACE.test(message)) continue;
-      throw error;
-    }
-  }
-}
-
-/**
- * runCli, retried for the same start-up race (the CLI migrates before it runs its command, so a
- * run refused there has done nothing).
- */
-export async function runCliSettled(args: string[], env: Record<string, string>): Promise<CliResult> {
-  for (let attempt = 1; ; attempt++) {
-    const result = await runCli(args, env);
-    if (attempt < 4 && result.code !== 0 && SCHEMA_RACE.test(result.stderr.replace(/^error: /, '').trim())) continue;
-    return result;
-  }
-}
-
-/** rcTestApp for one test, closed when it ends. */
+/** createTestApp for one test, closed when it ends. */
 export async function useRcTestApp(c: TestContext, options?: TestAppOptions): Promise<TestApp> {
-  const t = await rcTestApp(options);
+  const t = await createTestApp(options);
   c.after(() => t.close());
   return t;
 }
@@ -80,11 +47,7 @@ export const testKey = (id: string) => `service_test_${id.replace(/[^A-Za-z0-9]/
 
 /** Environment for running the real CLI against the test's own database. */
 export function cliEnv(t: TestApp): Record<string, string> {
-  let url = t.testDb.url;
-  if (t.testDb.pgSchema) {
-    url += `${url.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${t.testDb.pgSchema}`)}`;
-  }
-  return { DATABASE_URL: url, CREDENTIALS_KEY: randomBytes(32).toString('base64'), NODE_ENV: 'test' };
+  return cliDatabaseEnv(t.testDb);
 }
 
 /**

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { TestApp } from '../helpers/app.js';
+import { runCli } from '../helpers/cli.js';
 import { KEYS } from '../helpers/keys.js';
 import { TopUpDecisionError } from '../../src/top-ups/service.js';
-import { cliEnv, ledgerEntries, ledgerProblems, runCliSettled, useRcTestApp } from '../result-checker/support.js';
+import { cliEnv, ledgerEntries, ledgerProblems, useRcTestApp } from '../result-checker/support.js';
 
 const REQUEST = '/api/v1/top-ups/request';
 const LIST = '/api/v1/top-ups';
@@ -239,25 +240,25 @@ describe('staff decisions (cli topups)', () => {
     await request(t, KEYS.agentTest, { amount: 5, reference: 'CLI-TEST' });
     const env = cliEnv(t);
 
-    const list = await runCliSettled(['topups', 'list', '--status', 'pending', '--mode', 'live'], env);
+    const list = await runCli(['topups', 'list', '--status', 'pending', '--mode', 'live'], env);
     assert.equal(list.code, 0, list.stderr);
     const lines = list.stdout.trim().split('\n');
     assert.equal(lines.length, 2);
     assert.ok(lines[0]?.startsWith(`${two._id}  live  usr_agent  pending  GHS 15.00  momo  ref CLI-TWO`), lines[0]);
     assert.ok(lines[1]?.startsWith(`${one._id}  live  usr_agent  pending  GHS 40.00`), lines[1]);
 
-    const approve = await runCliSettled(['topups', 'approve', one._id, '--by', 'kofi'], env);
+    const approve = await runCli(['topups', 'approve', one._id, '--by', 'kofi'], env);
     assert.equal(approve.code, 0, approve.stderr);
     assert.equal(approve.stdout.trim(), `approved ${one._id}: credited GHS 40.00 to usr_agent (live)`);
     assert.deepEqual(await t.wallet('usr_agent', 'live'), { available: 14000, held: 0 });
 
-    const twice = await runCliSettled(['topups', 'approve', one._id], env);
+    const twice = await runCli(['topups', 'approve', one._id], env);
     assert.equal(twice.code, 1);
     assert.equal(twice.stdout, '');
     assert.match(twice.stderr.trim(), new RegExp(`^refused: top-up ${one._id} was already approved at \\S+; a decision cannot be changed$`));
     assert.deepEqual(await t.wallet('usr_agent', 'live'), { available: 14000, held: 0 });
 
-    const reject = await runCliSettled(['topups', 'reject', two._id, '--reason', 'No such MoMo transaction'], env);
+    const reject = await runCli(['topups', 'reject', two._id, '--reason', 'No such MoMo transaction'], env);
     assert.equal(reject.code, 0, reject.stderr);
     assert.equal(reject.stdout.trim(), `rejected ${two._id}: No such MoMo transaction`);
     const read = await t.call('GET', `${LIST}?status=rejected`, { key: KEYS.agentLive });

@@ -117,7 +117,9 @@ describe(`worker processes (${TEST_DIALECT})`, () => {
         .filter((line) => line.includes('delivery submitted'))
         .map((line) => (JSON.parse(line) as { worker: string }).worker),
     );
-    assert.equal(workersThatSubmitted.size, 2, 'both workers submitted deliveries');
+    // On PostgreSQL both claim side by side (SKIP LOCKED); SQLite's single writer may let one take all.
+    if (TEST_DIALECT === 'postgres') assert.equal(workersThatSubmitted.size, 2, 'both workers submitted deliveries');
+    else assert.ok(workersThatSubmitted.size >= 1);
 
     a.child.kill('SIGTERM');
     b.child.kill('SIGTERM');

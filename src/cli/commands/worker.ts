@@ -1,22 +1,12 @@
 import type { Command } from 'commander';
-import { ConfigError } from '../../config.js';
 import type { BackgroundTask } from '../../server.js';
 import { createWorker } from '../../worker/index.js';
-import { loadWorkerOptions, type WorkerOptions } from '../../worker/options.js';
-import { CliError, openRuntime, type Runtime } from '../runtime.js';
-
-function workerOptionsOrExit(): WorkerOptions {
-  try {
-    return loadWorkerOptions(process.env);
-  } catch (error) {
-    if (error instanceof ConfigError) throw new CliError(`config error: ${error.message}`);
-    throw error;
-  }
-}
+import { workerOptionsFrom } from '../../worker/options.js';
+import { openRuntime, type Runtime } from '../runtime.js';
 
 /** Background tasks the serve process runs inline (WORKER=inline): the outbox worker. */
 export function backgroundTasks(rt: Runtime): BackgroundTask[] {
-  const worker = createWorker(rt.ctx, workerOptionsOrExit());
+  const worker = createWorker(rt.ctx, workerOptionsFrom(rt.ctx.config.workerTuning));
   worker.start();
   return [{ name: 'worker', stop: () => worker.stop() }];
 }
@@ -26,9 +16,8 @@ export function register(program: Command): void {
     .command('worker')
     .description('run the outbox worker alone, no HTTP (use with WORKER=off on serve); SIGINT/SIGTERM stop it cleanly')
     .action(async () => {
-      const options = workerOptionsOrExit();
       const rt = await openRuntime();
-      const worker = createWorker(rt.ctx, options);
+      const worker = createWorker(rt.ctx, workerOptionsFrom(rt.ctx.config.workerTuning));
       worker.start();
       const signal = await new Promise<NodeJS.Signals>((resolve) => {
         process.once('SIGINT', resolve);

@@ -30,10 +30,6 @@ function itemCountStatus(error: FastifyError): number | undefined {
 const bulkRoleFirst = async (request: FastifyRequest) => requireBulkRole(request.auth);
 
 export const dataBundleRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
-  // Purchases take JSON only: without this, Fastify's built-in text/plain parser would hand the
-  // schema a string and a wrong Content-Type would read as a validation error instead of 415.
-  app.removeContentTypeParser('text/plain');
-
   app.post(
     '/data-bundles/buy-single',
     {
