@@ -30,15 +30,15 @@ export class CatalogService {
   constructor(private readonly database: Database) {}
 
   async operators(): Promise<Operator[]> {
-    const rows = await repo.listActiveOperators(this.database.read);
+    const rows = await repo.listActiveOperators(this.database);
     return rows.map((o) => ({ _id: o.id, code: o.code, name: o.name, status: o.status }));
   }
 
   /** Products of an active operator; an unknown or inactive operator is not part of the catalog. */
   async products(operatorId: string): Promise<Product[]> {
-    const operator = await repo.findOperator(this.database.read, operatorId);
+    const operator = await repo.readOperator(this.database, operatorId);
     if (!operator || operator.status !== 'Active') throw notFound(`Operator ${operatorId} not found`);
-    const rows = await repo.listProducts(this.database.read, operatorId);
+    const rows = await repo.listProducts(this.database, operatorId);
     return rows.map((p) => ({
       _id: p.id,
       name: p.name,
@@ -49,18 +49,18 @@ export class CatalogService {
   }
 
   async dataPackages(role: Role, filter: { operatorId?: string; productId?: string }): Promise<DataPackage[]> {
-    const rows = await repo.listSellablePackages(this.database.read, role, filter);
+    const rows = await repo.listSellablePackages(this.database, role, filter);
     return rows.map(toDataPackage);
   }
 
   async dataPackage(packageId: string, role: Role): Promise<DataPackageWithStatus> {
-    const row = await repo.findPackage(this.database.read, packageId, role);
+    const row = await repo.readPackage(this.database, packageId, role);
     if (!row) throw new AppError(404, 'PACKAGE_NOT_FOUND', `Package ${packageId} not found`);
     return { ...toDataPackage(row), status: isSellable(row) ? 'Active' : 'Inactive' };
   }
 
   async rcPackages(role: Role): Promise<RcPackage[]> {
-    const rows = await repo.listActiveRcPackages(this.database.read, role);
+    const rows = await repo.listActiveRcPackages(this.database, role);
     return rows.map((p) => ({
       _id: p.id,
       code: p.code,

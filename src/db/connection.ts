@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
@@ -27,6 +28,11 @@ export interface Database {
    * Inside `work` use only the handle it is given.
    */
   transaction<T>(work: (trx: Kysely<DB>) => Promise<T>): Promise<T>;
+  /**
+   * Runs compiled read-only SQL (see prepared.ts) on the read connection, skipping Kysely's
+   * per-query building: SQLite runs its cached statement, PostgreSQL a named prepared statement.
+   */
+  readRows<R>(sql: string, parameters: readonly unknown[]): Promise<R[]>;
   close(): Promise<void>;
 }
 
@@ -61,7 +67,7 @@ const STATEMENT_CACHE_SIZE = 500;
  * Kysely prepares every query anew; our queries are a small fixed set of SQL texts, so keep
  * their prepared statements (an LRU keyed by SQL text).
  */
-function withStatementCache(handle: SQLite.Database) {
+function withStatementCache(handle: SQLite.Database): { close(): void; prepare(text: string): SQLite.Statement } {
   const cache = new Map<string, SQLite.Statement>();
   return {
     close: () => handle.close(),
@@ -85,7 +91,8 @@ function connectSqlite(file: string, synchronous: SqliteSynchronous, groupCommit
   const writerHandle = openSqlite(file, synchronous, false);
   const readerHandle = openSqlite(file, synchronous, true);
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(writerHandle) }) });
-  const read = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(readerHandle) }) });
+  const readerStatements = withStatementCache(readerHandle);
+  const read = new Kysely<DB>({ dialect: new SqliteDialect({ database: readerStatements }) });
   const committer = new GroupCommitter(db, { maxBatch: groupCommit ? 256 : 1, inTransaction: () => writerHandle.inTransaction });
   return {
     dialect: 'sqlite',
@@ -94,6 +101,9 @@ function connectSqlite(file: string, synchronous: SqliteSynchronous, groupCommit
     sqlitePath: path.resolve(file),
     pgSchema: null,
     transaction: (work) => committer.run(work),
+    // better-sqlite3 runs the statement synchronously, so it cannot interleave with Kysely's use of the handle.
+    readRows: <R>(text: string, parameters: readonly unknown[]) =>
+      Promise.resolve(readerStatements.prepare(text).all(parameters) as R[]),
     async close() {
       await read.destroy();
       await db.destroy();
@@ -135,6 +145,11 @@ async function connectPostgres(url: string, options: ConnectOptions): Promise<Da
     sqlitePath: null,
     pgSchema: schema ?? null,
     transaction: (work) => db.transaction().execute(work),
+    async readRows<R>(text: string, parameters: readonly unknown[]) {
+      const name = `q_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
+      const result = await pool.query({ name, text, values: [...parameters] });
+      return result.rows as R[];
+    },
     async close() {
       await db.destroy();
     },

@@ -1,14 +1,19 @@
-import type { Executor } from '../db/connection.js';
+import type { Database, Executor } from '../db/connection.js';
+import { prepared } from '../db/prepared.js';
 import type { Mode } from '../db/schema.js';
 
-export async function findActiveKeyByHash(db: Executor, keyHash: string) {
-  return db
+const keyByHash = prepared((db, keyHash: string) =>
+  db
     .selectFrom('api_keys as k')
     .innerJoin('profiles as p', 'p.id', 'k.profile_id')
     .select(['k.id as key_id', 'k.mode', 'k.revoked', 'k.last_used_at'])
     .selectAll('p')
-    .where('k.key_hash', '=', keyHash)
-    .executeTakeFirst();
+    .where('k.key_hash', '=', keyHash),
+);
+
+/** The key (revoked or not) and its profile: runs on every authenticated request. */
+export async function findKeyByHash(database: Database, keyHash: string) {
+  return (await keyByHash(database, keyHash))[0];
 }
 
 export async function touchKey(db: Executor, keyId: string, now: number): Promise<void> {

@@ -30,7 +30,7 @@ export class ProfileService {
     if (!presentedKey) throw unauthorized('Missing X-API-KEY header');
     const parsed = parseApiKey(presentedKey.trim());
     if (!parsed) throw unauthorized('Malformed API key: expected service_live_… or service_test_…');
-    const row = await repo.findActiveKeyByHash(this.database.read, parsed.hash);
+    const row = await repo.findKeyByHash(this.database, parsed.hash);
     if (!row || row.mode !== parsed.mode) throw unauthorized('Unknown API key');
     if (row.revoked) throw unauthorized('This API key has been revoked');
     if (row.status !== 'Active') {

@@ -1,13 +1,19 @@
-import type { Executor } from '../db/connection.js';
+import type { Database, Executor } from '../db/connection.js';
+import { prepared } from '../db/prepared.js';
 import type { LedgerKind, Mode } from '../db/schema.js';
 
+const walletQuery = (db: Executor, profileId: string, mode: Mode) =>
+  db.selectFrom('wallets').selectAll().where('profile_id', '=', profileId).where('mode', '=', mode);
+
 export async function findWallet(db: Executor, profileId: string, mode: Mode) {
-  return db
-    .selectFrom('wallets')
-    .selectAll()
-    .where('profile_id', '=', profileId)
-    .where('mode', '=', mode)
-    .executeTakeFirst();
+  return walletQuery(db, profileId, mode).executeTakeFirst();
+}
+
+const walletPrepared = prepared((db, profileId: string, mode: Mode) => walletQuery(db, profileId, mode));
+
+/** findWallet for the read path (balance reads on every profile and wallet request). */
+export async function readWallet(database: Database, profileId: string, mode: Mode) {
+  return (await walletPrepared(database, profileId, mode))[0];
 }
 
 export async function findWalletById(db: Executor, walletId: string) {

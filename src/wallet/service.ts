@@ -45,7 +45,7 @@ export class WalletService {
   constructor(private readonly database: Database) {}
 
   async balance(profileId: string, mode: Mode): Promise<Balances & { updatedAt: number }> {
-    const wallet = await repo.findWallet(this.database.read, profileId, mode);
+    const wallet = await repo.readWallet(this.database, profileId, mode);
     if (!wallet) return { available: 0, held: 0, updatedAt: 0 };
     return { available: wallet.available, held: wallet.held, updatedAt: wallet.updated_at };
   }
