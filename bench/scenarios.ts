@@ -31,6 +31,9 @@ interface Request {
   onResponse?: (status: number, body: string, context: Record<string, unknown>) => void;
 }
 
+/** Pages of 20 in one walk of the heavy profile's history (bench/run.ts seeds 20 000 past orders). */
+const WALK_PAGES = 1_001;
+
 const PREFIXES = ['024', '054', '055', '059', '020', '050', '026', '027', '057', '025', '053', '056'];
 
 /** Valid, distinct Ghana mobile numbers: 12 prefixes × 10^7 numbers. */
@@ -66,22 +69,22 @@ export function buildRequests(p: ScenarioParams): Request[] {
     case 'orders-page':
       return [get('/api/v1/orders?limit=20', HEAVY_KEY)];
     case 'orders-walk':
-      return [
-        {
-          method: 'GET',
-          path: '/api/v1/orders?limit=20',
-          headers: { 'x-api-key': HEAVY_KEY },
-          setupRequest: (req, context) => ({
-            ...req,
-            path: typeof context.cursor === 'string' ? `/api/v1/orders?limit=20&cursor=${context.cursor}` : '/api/v1/orders?limit=20',
-          }),
-          onResponse: (status, body, context) => {
-            if (status !== 200) return;
-            const data = (JSON.parse(body) as { data: { isDone: boolean; continueCursor: string } }).data;
-            context.cursor = data.isDone ? undefined : data.continueCursor;
-          },
+      // autocannon clears a connection's context each time it wraps round the request list, so
+      // a one-entry list would fetch page 1 every time: the list is one full walk long instead.
+      return Array.from({ length: WALK_PAGES }, (): Request => ({
+        method: 'GET',
+        path: '/api/v1/orders?limit=20',
+        headers: { 'x-api-key': HEAVY_KEY },
+        setupRequest: (req, context) => ({
+          ...req,
+          path: typeof context.cursor === 'string' ? `/api/v1/orders?limit=20&cursor=${context.cursor}` : '/api/v1/orders?limit=20',
+        }),
+        onResponse: (status, body, context) => {
+          if (status !== 200) return;
+          const data = (JSON.parse(body) as { data: { isDone: boolean; continueCursor: string } }).data;
+          context.cursor = data.isDone ? undefined : data.continueCursor;
         },
-      ];
+      }));
     case 'buy-single-spread':
     case 'buy-single-one-wallet':
       return [

@@ -8,14 +8,11 @@ import * as profileRepo from '../profiles/repository.js';
 import type { CredentialCipher } from '../result-checker/credential-crypto.js';
 import { insertCredentials } from '../result-checker/repository.js';
 import { ensureWallet } from '../wallet/service.js';
+import { entryName, SeedError } from './errors.js';
+import { importOrderHistory, prepareOrderHistory } from './order-history.js';
 import { SeedFile, type SeedRolePrices } from './schema.js';
 
-export class SeedError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'SeedError';
-  }
-}
+export { SeedError } from './errors.js';
 
 export interface ImportSummary {
   operators: number;
@@ -27,17 +24,13 @@ export interface ImportSummary {
   profiles: number;
   walletsCreated: number;
   apiKeysAdded: number;
+  /** Entries of the `orders` section; those already known are skipped (history is immutable). */
+  orders: number;
+  ordersImported: number;
+  ordersSkipped: number;
 }
 
 type Section = keyof SeedFile;
-
-/** "dataPackages[3] (id pkg_x)" — how a message names an entry of the file. */
-function entryName(seed: unknown, section: string, index: number): string {
-  const list = (seed as Record<string, unknown>)[section];
-  const entry = Array.isArray(list) ? (list[index] as { id?: unknown } | undefined) : undefined;
-  const id = typeof entry?.id === 'string' ? ` (id "${entry.id}")` : '';
-  return `${section}[${index}]${id}`;
-}
 
 function describeSchemaError(seed: unknown, instancePath: string, message: string): string {
   const parts = instancePath.split('/').filter(Boolean);
@@ -100,11 +93,13 @@ export async function importSeed(database: Database, seed: SeedFile, cipher: Cre
   const packages = seed.dataPackages ?? [];
   const rcPackages = seed.resultCheckerPackages ?? [];
   const profiles = seed.profiles ?? [];
+  const orders = seed.orders ?? [];
   assertUniqueIds(seed, 'operators', operators.map((o) => o.id));
   assertUniqueIds(seed, 'products', products.map((p) => p.id));
   assertUniqueIds(seed, 'dataPackages', packages.map((p) => p.id));
   assertUniqueIds(seed, 'resultCheckerPackages', rcPackages.map((p) => p.id));
   assertUniqueIds(seed, 'profiles', profiles.map((p) => p.id));
+  assertUniqueIds(seed, 'orders', orders.map((o) => o.id));
 
   const keysInFile = new Map<string, number>();
   profiles.forEach((profile, index) => {
@@ -130,8 +125,12 @@ export async function importSeed(database: Database, seed: SeedFile, cipher: Cre
     profiles: profiles.length,
     walletsCreated: 0,
     apiKeysAdded: 0,
+    orders: orders.length,
+    ordersImported: 0,
+    ordersSkipped: 0,
   };
   const now = Date.now();
+  const history = prepareOrderHistory(seed, now);
 
   await database.transaction(async (trx) => {
     for (const o of operators) {
@@ -278,6 +277,10 @@ export async function importSeed(database: Database, seed: SeedFile, cipher: Cre
         }
       }
     }
+
+    const written = await importOrderHistory(trx, seed, history, now);
+    summary.ordersImported = written.imported;
+    summary.ordersSkipped = written.skipped;
   });
   return summary;
 }

@@ -98,6 +98,25 @@ const SeedProfile = Type.Object(
   { additionalProperties: false },
 );
 
+/** A past data order migrated from the old platform (history: settled, never resubmitted). */
+const SeedOrder = Type.Object(
+  {
+    id: Id,
+    profileId: Id,
+    mode: Type.Union([Type.Literal('live'), Type.Literal('test')]),
+    operatorId: Id,
+    productId: Id,
+    packageId: Id,
+    beneficiaryMsisdn: Type.String({ minLength: 1, maxLength: 32 }),
+    state: Type.Union([Type.Literal('completed'), Type.Literal('failed')]),
+    /** Unix ms. */
+    createdAt: Type.Integer({ minimum: 1 }),
+    /** GHS; default: the package's price for the profile's role at import. */
+    amount: Type.Optional(Ghs),
+  },
+  { additionalProperties: false },
+);
+
 export const SeedFile = Type.Object(
   {
     operators: Type.Optional(Type.Array(SeedOperator)),
@@ -105,10 +124,12 @@ export const SeedFile = Type.Object(
     dataPackages: Type.Optional(Type.Array(SeedDataPackage)),
     resultCheckerPackages: Type.Optional(Type.Array(SeedRcPackage)),
     profiles: Type.Optional(Type.Array(SeedProfile)),
+    orders: Type.Optional(Type.Array(SeedOrder)),
   },
   { additionalProperties: false },
 );
 
 export type SeedFile = Static<typeof SeedFile>;
 export type SeedProfile = Static<typeof SeedProfile>;
+export type SeedOrder = Static<typeof SeedOrder>;
 export type SeedRolePrices = Static<typeof RolePrices>;

@@ -23,6 +23,7 @@ export function formatSummary(s: ImportSummary): string {
     `operators ${s.operators}, products ${s.products}, data packages ${s.dataPackages}`,
     `result-checker packages ${s.resultCheckerPackages} (credentials added ${s.credentialsAdded}, already known ${s.credentialsSkipped})`,
     `profiles ${s.profiles} (wallets created ${s.walletsCreated}, API keys added ${s.apiKeysAdded})`,
+    `orders ${s.orders} (imported ${s.ordersImported}, already known ${s.ordersSkipped})`,
   ].join('\n');
 }
 

@@ -1,0 +1,295 @@
+import type { Insertable } from 'kysely';
+import * as catalogRepo from '../catalog/repository.js';
+import type { Executor } from '../db/connection.js';
+import type { LedgerKind, NewOrder, OrderItemsTable, Role } from '../db/schema.js';
+import { newId, shortReference } from '../lib/ids.js';
+import { fromGhs, toGhs } from '../lib/money.js';
+import { normaliseGhanaMsisdn } from '../lib/phone.js';
+import * as orderRepo from '../orders/repository.js';
+import * as walletRepo from '../wallet/repository.js';
+import { entryName, SeedError } from './errors.js';
+import * as repo from './repository.js';
+import type { SeedFile, SeedOrder } from './schema.js';
+
+/**
+ * The seed file's `orders` section: past data orders migrated from the old platform. Each one is
+ * written as the live path leaves a settled single order (order row, one item, hold then settle or
+ * release through the ledger), so order reads and `ledger verify` treat it like any other. The
+ * wallet pays for completed history. History is immutable: a known order id is skipped.
+ */
+
+/** An imported order is taken to have settled this long after it was placed (never after the import). */
+const SETTLE_AFTER_MS = 5_000;
+const FAILED_MESSAGE = 'Imported as failed';
+/** Orders booked per batch: one wallet update per wallet, batched ledger and item rows. */
+const WRITE_CHUNK = 500;
+
+export interface PreparedOrder {
+  index: number;
+  entry: SeedOrder;
+  msisdn: string;
+  /** Pesewas from the file, or null: the package's price for the profile's role. */
+  amount: number | null;
+}
+
+export interface OrderHistorySummary {
+  imported: number;
+  skipped: number;
+}
+
+type Package = NonNullable<catalogRepo.PackageWithParents>;
+
+const ghs = (pesewas: number) => `GHS ${toGhs(pesewas).toFixed(2)}`;
+
+/** Checks that need no database, in file order; runs before anything is written. */
+export function prepareOrderHistory(seed: SeedFile, now: number): PreparedOrder[] {
+  return (seed.orders ?? []).map((entry, index) => {
+    const name = entryName(seed, 'orders', index);
+    const msisdn = normaliseGhanaMsisdn(entry.beneficiaryMsisdn);
+    if (msisdn === null) {
+      throw new SeedError(`${name} field beneficiaryMsisdn: "${entry.beneficiaryMsisdn}" is not a valid Ghana mobile number`);
+    }
+    let amount: number | null = null;
+    if (entry.amount !== undefined) {
+      amount = fromGhs(entry.amount);
+      if (amount === null) throw new SeedError(`${name} field amount: ${entry.amount} is not a GHS amount with at most two decimals`);
+    }
+    if (entry.createdAt > now) throw new SeedError(`${name} field createdAt: ${entry.createdAt} is in the future`);
+    return { index, entry, msisdn, amount };
+  });
+}
+
+interface Resolved extends PreparedOrder {
+  pkg: Package;
+  walletId: string;
+}
+
+interface Priced extends Resolved {
+  reference: string;
+  itemId: string;
+  /** Pesewas charged. */
+  price: number;
+}
+
+/**
+ * Writes the orders of `prepared` that do not exist yet, inside the import's transaction.
+ * Throws SeedError naming the entry for an unknown profile or package, a package of another
+ * product or operator, or a wallet that cannot afford the order.
+ */
+export async function importOrderHistory(
+  trx: Executor,
+  seed: SeedFile,
+  prepared: PreparedOrder[],
+  now: number,
+): Promise<OrderHistorySummary> {
+  if (prepared.length === 0) return { imported: 0, skipped: 0 };
+  const resolved = await resolveReferences(trx, seed, prepared);
+  const existing = await repo.existingOrderIds(trx, resolved.map((o) => o.entry.id));
+  // Oldest first: the wallet pays for its history in the order it happened.
+  const fresh = resolved
+    .filter((o) => !existing.has(o.entry.id))
+    .sort((a, b) => a.entry.createdAt - b.entry.createdAt || a.index - b.index);
+  const references = await freeShortReferences(trx, fresh.length);
+
+  for (let start = 0; start < fresh.length; start += WRITE_CHUNK) {
+    const chunk = fresh.slice(start, start + WRITE_CHUNK).map((order, offset): Priced => {
+      const reference = references[start + offset];
+      if (reference === undefined) throw new Error('short references ran out');
+      return { ...order, reference, itemId: newId('itm'), price: order.amount ?? Number(order.pkg.price) };
+    });
+    const booked = await bookChunk(trx, seed, chunk, now);
+    const items: Insertable<OrderItemsTable>[] = [];
+    for (const b of booked) {
+      const { row, item } = orderRows(b, now);
+      await orderRepo.insertOrder(trx, row);
+      items.push(item);
+    }
+    await orderRepo.insertItems(trx, items);
+  }
+  return { imported: fresh.length, skipped: resolved.length - fresh.length };
+}
+
+/** Profile, package (priced for the profile's role) and wallet of every entry, checked in file order. */
+async function resolveReferences(trx: Executor, seed: SeedFile, prepared: PreparedOrder[]): Promise<Resolved[]> {
+  const roles = await repo.profileRoles(trx, [...new Set(prepared.map((o) => o.entry.profileId))]);
+  const packages = new Map<string, Package | null>();
+  const wallets = new Map<string, string | null>();
+  const resolved: Resolved[] = [];
+  for (const order of prepared) {
+    const { entry } = order;
+    const name = entryName(seed, 'orders', order.index);
+    const role: Role | undefined = roles.get(entry.profileId);
+    if (role === undefined) throw new SeedError(`${name}: profileId "${entry.profileId}" does not exist`);
+
+    const packageKey = `${entry.packageId}/${role}`;
+    let pkg = packages.get(packageKey);
+    if (pkg === undefined) {
+      pkg = (await catalogRepo.findPackage(trx, entry.packageId, role)) ?? null;
+      packages.set(packageKey, pkg);
+    }
+    if (pkg === null) throw new SeedError(`${name}: packageId "${entry.packageId}" does not exist`);
+    if (pkg.product_id !== entry.productId || pkg.operator_id !== entry.operatorId) {
+      throw new SeedError(
+        `${name}: package "${pkg.id}" belongs to product "${pkg.product_id}" of operator "${pkg.operator_id}", not product "${entry.productId}" of operator "${entry.operatorId}"`,
+      );
+    }
+
+    const walletKey = `${entry.profileId}/${entry.mode}`;
+    let walletId = wallets.get(walletKey);
+    if (walletId === undefined) {
+      walletId = (await walletRepo.findWallet(trx, entry.profileId, entry.mode))?.id ?? null;
+      wallets.set(walletKey, walletId);
+    }
+    if (walletId === null) throw new SeedError(`${name}: profile "${entry.profileId}" has no ${entry.mode} wallet`);
+    resolved.push({ ...order, pkg, walletId });
+  }
+  return resolved;
+}
+
+/** `count` short references no order uses yet. */
+async function freeShortReferences(trx: Executor, count: number): Promise<string[]> {
+  const free = new Set<string>();
+  while (free.size < count) {
+    const candidates = new Set<string>();
+    while (free.size + candidates.size < count) {
+      const reference = shortReference('DB');
+      if (!free.has(reference)) candidates.add(reference);
+    }
+    const taken = await repo.takenShortReferences(trx, [...candidates]);
+    for (const reference of candidates) if (!taken.has(reference)) free.add(reference);
+  }
+  return [...free];
+}
+
+interface Booked {
+  order: Priced;
+  before: number;
+  after: number;
+}
+
+/**
+ * Moves the money for `chunk` (oldest first) exactly as the live path's `post()` calls would —
+ * per order a data_hold, then a data_settle (completed) or data_release (failed), with the same
+ * idempotency keys and balances after — but in one conditional wallet update per wallet and one
+ * batch of ledger rows. Booked now (the ledger records when money moved in this system). Throws
+ * SeedError naming the first order its wallet cannot afford.
+ */
+async function bookChunk(trx: Executor, seed: SeedFile, chunk: Priced[], now: number): Promise<Booked[]> {
+  const spent = new Map<string, number>();
+  for (const o of chunk) spent.set(o.walletId, (spent.get(o.walletId) ?? 0) + (o.entry.state === 'completed' ? o.price : 0));
+
+  // The running balances of each wallet before the chunk. Every hold is released or settled at
+  // once, so the chunk changes `held` by nothing and `available` by what completed orders cost;
+  // the same conditional update post() uses refuses it when the wallet cannot pay.
+  const running = new Map<string, { available: number; held: number; applied: boolean }>();
+  for (const [walletId, amount] of spent) {
+    const after = await walletRepo.applyDelta(trx, walletId, -amount, 0, now);
+    const current = after ?? (await walletRepo.findWalletById(trx, walletId));
+    const available = current ? Number(current.available) + (after ? amount : 0) : 0;
+    running.set(walletId, { available, held: current ? Number(current.held) : 0, applied: after !== undefined });
+  }
+
+  const booked: Booked[] = [];
+  const ledger: repo.LedgerRow[] = [];
+  for (const o of chunk) {
+    const wallet = running.get(o.walletId);
+    if (!wallet) throw new Error(`wallet ${o.walletId} missing from the chunk`);
+    const { entry, itemId, price } = o;
+    if (wallet.available < price) {
+      throw new SeedError(
+        `${entryName(seed, 'orders', o.index)}: the ${entry.mode} wallet of profile "${entry.profileId}" cannot afford it (${ghs(wallet.available)} available, ${ghs(price)} required)`,
+      );
+    }
+    const before = wallet.available;
+    const entryFor = (kind: LedgerKind, availableDelta: number, heldDelta: number, key: string, memo: string): repo.LedgerRow => {
+      wallet.available += availableDelta;
+      wallet.held += heldDelta;
+      return {
+        wallet_id: o.walletId,
+        kind,
+        available_delta: availableDelta,
+        held_delta: heldDelta,
+        available_after: wallet.available,
+        held_after: wallet.held,
+        order_id: entry.id,
+        order_item_id: itemId,
+        rc_transaction_id: null,
+        top_up_id: null,
+        idempotency_key: `${key}:${itemId}:1`,
+        memo,
+        created_at: now,
+      };
+    };
+    ledger.push(entryFor('data_hold', -price, price, 'hold', 'Data bundle purchase: held until delivery (imported history)'));
+    booked.push({ order: o, before, after: wallet.available });
+    ledger.push(
+      entry.state === 'completed'
+        ? entryFor('data_settle', 0, -price, 'settle', 'Data bundle delivered (imported history)')
+        : entryFor('data_release', price, -price, 'release', 'Data bundle not delivered: hold returned (imported history)'),
+    );
+  }
+  // Every order was affordable, so every wallet update went through (the walk above mirrors it).
+  for (const [walletId, wallet] of running) if (!wallet.applied) throw new Error(`wallet ${walletId} refused a payable chunk`);
+  await repo.insertLedgerRows(trx, ledger);
+  return booked;
+}
+
+/** The order and item rows the live path leaves for a settled single order. */
+function orderRows({ order, before, after }: Booked, now: number): { row: NewOrder; item: Insertable<OrderItemsTable> } {
+  const { entry, pkg, price, itemId } = order;
+  const completed = entry.state === 'completed';
+  const settledAt = Math.min(entry.createdAt + SETTLE_AFTER_MS, now);
+  const errorMessage = completed ? null : FAILED_MESSAGE;
+  const completedAt = completed ? settledAt : null;
+  const row: NewOrder = {
+    id: entry.id,
+    profile_id: entry.profileId,
+    mode: entry.mode,
+    order_type: 'data',
+    state: entry.state,
+    short_reference: order.reference,
+    beneficiary_msisdn: order.msisdn,
+    operator_id: pkg.operator_id,
+    operator_name: pkg.operator_name,
+    product_id: pkg.product_id,
+    product_name: pkg.product_name,
+    package_id: pkg.id,
+    package_label: pkg.label,
+    amount: price,
+    currency: 'GHS',
+    error_message: errorMessage,
+    submitted_at: entry.createdAt,
+    completed_at: completedAt,
+    is_bulk: 0,
+    bulk_completed_count: null,
+    bulk_failed_count: null,
+    wallet_balance_before: before,
+    wallet_balance_after: after,
+    payment_reference: null,
+    anonymous_id: null,
+    rc_transaction_id: null,
+    reversal_reason: null,
+    reversed_at: null,
+    created_at: entry.createdAt,
+    updated_at: settledAt,
+  };
+  const item: Insertable<OrderItemsTable> = {
+    id: itemId,
+    order_id: entry.id,
+    idx: 0,
+    mode: entry.mode,
+    beneficiary_msisdn: order.msisdn,
+    package_id: pkg.id,
+    package_label: pkg.label,
+    amount: price,
+    status: entry.state,
+    error_message: errorMessage,
+    attempt: 1,
+    provider_ref: null,
+    submitted_at: entry.createdAt,
+    completed_at: completedAt,
+    created_at: entry.createdAt,
+    updated_at: settledAt,
+  };
+  return { row, item };
+}
