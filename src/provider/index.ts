@@ -8,7 +8,7 @@ import type { DataProvider, ProviderRegistry } from './types.js';
  * which is the sandbox as long as no real provider is configured (none exists yet).
  */
 export function createProviders(config: Config, database: Database): ProviderRegistry {
-  const sandbox = new SandboxProvider(database.db, config.sandboxSettleMs);
+  const sandbox = new SandboxProvider(database, config.sandboxSettleMs);
   const live: DataProvider = sandbox;
   return { forMode: (mode) => (mode === 'test' ? sandbox : live) };
 }

@@ -1,5 +1,4 @@
-import type { Kysely } from 'kysely';
-import type { DB } from '../db/schema.js';
+import type { Database } from '../db/connection.js';
 import { newId } from '../lib/ids.js';
 import * as repo from './sandbox-repository.js';
 import { ProviderError, type DataProvider, type PollResult, type SubmitRequest, type SubmitResult } from './types.js';
@@ -20,23 +19,23 @@ export class SandboxProvider implements DataProvider {
   readonly name = 'sandbox';
 
   constructor(
-    private readonly db: Kysely<DB>,
+    private readonly database: Database,
     private readonly settleMs: number,
     private readonly clock: () => number = Date.now,
   ) {}
 
   async submit(request: SubmitRequest): Promise<SubmitResult> {
-    const accepted = await repo.recordSubmission(this.db, {
+    const accepted = await this.database.transaction((trx) => repo.recordSubmission(trx, {
       idempotencyKey: request.idempotencyKey,
       providerRef: newId('sbx'),
       msisdn: request.msisdn,
       now: this.clock(),
-    });
+    }));
     return { providerRef: accepted.provider_ref, pollAt: Number(accepted.accepted_at) + this.settleMs };
   }
 
   async poll(providerRef: string): Promise<PollResult> {
-    const submission = await repo.findSubmission(this.db, providerRef);
+    const submission = await repo.findSubmission(this.database.read, providerRef);
     if (!submission) throw new ProviderError(`sandbox: unknown reference ${providerRef}`, false);
     const outcomeAt = Number(submission.accepted_at) + this.settleMs;
     if (this.clock() < outcomeAt) return { status: 'pending', retryAt: outcomeAt };

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
+import type { Kysely } from 'kysely';
 import type { Logger } from '../context.js';
 import type { Database } from '../db/connection.js';
+import type { DB } from '../db/schema.js';
 import { recordSubmission, settleItem } from '../orders/lifecycle.js';
 import * as orderRepo from '../orders/repository.js';
 import {
@@ -153,7 +155,7 @@ export class OutboxWorker {
    * delivery known by `providerRef` once; false if it is unknown or already settled.
    */
   async settleFromProvider(providerRef: string, outcome: ProviderOutcome): Promise<boolean> {
-    const item = await orderRepo.findItemByProviderRef(this.deps.database.db, providerRef);
+    const item = await orderRepo.findItemByProviderRef(this.deps.database.read, providerRef);
     if (!item || item.status !== 'processing') return false;
     return this.deps.database.transaction((trx) =>
       settleItem(trx, this.deps.database.dialect, {
@@ -168,9 +170,9 @@ export class OutboxWorker {
 
   private async process(row: outbox.ClaimedRow): Promise<void> {
     try {
-      const item = await orderRepo.findItem(this.deps.database.db, row.order_item_id);
+      const item = await orderRepo.findItem(this.deps.database.read, row.order_item_id);
       if (!item) {
-        await outbox.deleteOwned(this.deps.database.db, row.id, this.id);
+        await this.write((trx) => outbox.deleteOwned(trx, row.id, this.id));
         return;
       }
       if (row.kind === 'submit') await this.submit(row, item);
@@ -187,8 +189,8 @@ export class OutboxWorker {
     const { database } = this.deps;
     if (item.status !== 'pending') {
       // Nothing left to submit: keep polling a processing item, drop the row of a settled one.
-      if (item.status === 'processing') await outbox.markSubmitted(database.db, row.id, this.id, this.clock());
-      else await outbox.deleteOwned(database.db, row.id, this.id);
+      if (item.status === 'processing') await this.write((trx) => outbox.markSubmitted(trx, row.id, this.id, this.clock()));
+      else await this.write((trx) => outbox.deleteOwned(trx, row.id, this.id));
       return;
     }
     const attempt = Number(item.attempt);
@@ -246,7 +248,7 @@ export class OutboxWorker {
   private async poll(row: outbox.ClaimedRow, item: Item): Promise<void> {
     const { database } = this.deps;
     if (item.status !== 'processing' || item.provider_ref === null) {
-      await outbox.deleteOwned(database.db, row.id, this.id);
+      await this.write((trx) => outbox.deleteOwned(trx, row.id, this.id));
       return;
     }
     const attempt = Number(item.attempt);
@@ -266,7 +268,7 @@ export class OutboxWorker {
     const now = this.clock();
     if (result.status === 'pending') {
       const runAt = Math.max(result.retryAt ?? now + this.options.pollIntervalMs, now + 10);
-      await outbox.reschedule(database.db, row.id, this.id, { runAt, error: null });
+      await this.write((trx) => outbox.reschedule(trx, row.id, this.id, { runAt, error: null }));
       return;
     }
     const outcome: ProviderOutcome = result;
@@ -279,10 +281,15 @@ export class OutboxWorker {
     );
   }
 
+  /** Every write goes through a unit of work, so on SQLite it joins a group commit. */
+  private write<T>(work: (trx: Kysely<DB>) => Promise<T>): Promise<T> {
+    return this.deps.database.transaction(work);
+  }
+
   private async retryLater(row: outbox.ClaimedRow, error: string): Promise<void> {
     const tries = row.tries + 1;
     const runAt = this.clock() + backoffDelay(tries, this.options);
     this.deps.log.warn({ worker: this.id, outboxId: row.id, itemId: row.order_item_id, tries, error }, 'provider step will be retried');
-    await outbox.reschedule(this.deps.database.db, row.id, this.id, { runAt, error });
+    await this.write((trx) => outbox.reschedule(trx, row.id, this.id, { runAt, error }));
   }
 }

@@ -109,7 +109,7 @@ describe('worker: submission and settlement through the sandbox (decisions §3, 
   });
 
   test('a callback-style provider can report the outcome through the worker', async () => {
-    const sandbox = new SandboxProvider(t.database.db, 60_000); // never resolves by polling within the test
+    const sandbox = new SandboxProvider(t.database, 60_000); // never resolves by polling within the test
     const providers: ProviderRegistry = { forMode: () => sandbox };
     const worker = newWorker(t, {}, providers);
     const orderId = (await buySingle(t, KEYS.superLive, '0244300021')).body.data.orderId;
@@ -178,7 +178,7 @@ describe('worker: submission and settlement through the sandbox (decisions §3, 
   });
 
   test('crash after the provider accepted but before it was recorded: the re-submission is recognised, one delivery', async () => {
-    const sandbox = new SandboxProvider(t.database.db, 30);
+    const sandbox = new SandboxProvider(t.database, 30);
     const orderId = (await buySingle(t, KEYS.superLive, '0244300051')).body.data.orderId;
     const item = await itemOf(orderId);
     // What the crashed worker did before dying: the provider has the submission, we have no record of it.
