@@ -1,4 +1,4 @@
-import { sql, type CreateTableBuilder, type SelectQueryBuilder } from 'kysely';
+import { sql, type CreateTableBuilder, type Kysely, type SelectQueryBuilder } from 'kysely';
 
 /**
  * Every difference between SQLite and PostgreSQL lives here; queries elsewhere are dialect-free.
@@ -68,4 +68,12 @@ export function isCheckViolation(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;
   const code = (error as { code?: unknown }).code;
   return code === '23514' || code === 'SQLITE_CONSTRAINT_CHECK';
+}
+
+/**
+ * After a bulk load, PostgreSQL plans with stale statistics until autovacuum runs (if it runs at
+ * all): refresh them. SQLite keeps none unless asked, and frozen ones would do more harm than good.
+ */
+export async function refreshPlannerStatistics<T>(db: Kysely<T>, dialect: DialectName): Promise<void> {
+  if (dialect === 'postgres') await sql`analyze`.execute(db);
 }

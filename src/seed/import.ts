@@ -1,5 +1,6 @@
 import { Value } from 'typebox/value';
 import type { Database, Executor } from '../db/connection.js';
+import { refreshPlannerStatistics } from '../db/dialect.js';
 import { ROLES, type Role } from '../db/schema.js';
 import { newId } from '../lib/ids.js';
 import { fromGhs } from '../lib/money.js';
@@ -282,6 +283,7 @@ export async function importSeed(database: Database, seed: SeedFile, cipher: Cre
     summary.ordersImported = written.imported;
     summary.ordersSkipped = written.skipped;
   });
+  await refreshPlannerStatistics(database.db, database.dialect);
   return summary;
 }
 
