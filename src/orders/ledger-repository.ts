@@ -1,3 +1,4 @@
+import { isOpenItem } from './repository.js';
 import type { Executor } from '../db/connection.js';
 
 /** Read-only queries behind `ledger verify` for data orders (src/wallet/ledger-verify.ts). */
@@ -16,7 +17,7 @@ export async function openAmountsByOwner(db: Executor) {
     .selectFrom('order_items as i')
     .innerJoin('orders as o', 'o.id', 'i.order_id')
     .select((eb) => ['o.profile_id', 'o.mode', eb.fn.sum<number>('i.amount').as('open_amount')])
-    .where('i.status', 'in', ['pending', 'processing'])
+    .where(isOpenItem('i.status'))
     .groupBy(['o.profile_id', 'o.mode'])
     .execute();
 }

@@ -9,20 +9,27 @@ import type {
   OrderUpdate,
   OrderItemsTable,
 } from '../db/schema.js';
-import type { Insertable } from 'kysely';
+import { sql, type Insertable } from 'kysely';
 
-const OPEN: ItemStatus[] = ['pending', 'processing'];
+/**
+ * "Open" (pending or processing) written as SQL literals, never parameters: only then can the
+ * planner match the partial index order_items_in_flight (with parameters SQLite scans every item).
+ */
+export const isOpenItem = (column: 'status' | 'i.status') => sql<boolean>`${sql.ref(column)} in ('pending', 'processing')`;
 
-/** Which of `msisdns` already have an open delivery (pending/processing) in `mode`. */
-export async function findInFlight(db: Executor, mode: Mode, msisdns: string[]): Promise<string[]> {
-  if (msisdns.length === 0) return [];
-  const rows = await db
+export function inFlightQuery(db: Executor, mode: Mode, msisdns: string[]) {
+  return db
     .selectFrom('order_items')
     .select('beneficiary_msisdn')
     .where('mode', '=', mode)
     .where('beneficiary_msisdn', 'in', msisdns)
-    .where('status', 'in', OPEN)
-    .execute();
+    .where(isOpenItem('status'));
+}
+
+/** Which of `msisdns` already have an open delivery (pending/processing) in `mode`. */
+export async function findInFlight(db: Executor, mode: Mode, msisdns: string[]): Promise<string[]> {
+  if (msisdns.length === 0) return [];
+  const rows = await inFlightQuery(db, mode, msisdns).execute();
   return rows.map((r) => r.beneficiary_msisdn);
 }
 
@@ -253,7 +260,7 @@ export async function findStuckItems(db: Executor, updatedBefore: number) {
       'x.run_at as outbox_run_at',
       'x.last_error as outbox_last_error',
     ])
-    .where('i.status', 'in', OPEN)
+    .where(isOpenItem('i.status'))
     .where('i.updated_at', '<', updatedBefore)
     .orderBy('i.updated_at')
     .orderBy('i.id')

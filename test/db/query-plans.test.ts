@@ -1,0 +1,27 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import SQLite from 'better-sqlite3';
+import { inFlightQuery } from '../../src/orders/repository.js';
+import { createTestApp, TEST_DIALECT, type TestApp } from '../helpers/app.js';
+
+/** Queries on every purchase must use their index, whatever the table size. */
+describe('query plans of the purchase path (SQLite)', { skip: TEST_DIALECT !== 'sqlite' ? 'SQLite planner only' : false }, () => {
+  let t: TestApp;
+  before(async () => {
+    t = await createTestApp({ seed: null });
+  });
+  after(() => t.close());
+
+  test('the in-flight lookup searches the partial index instead of scanning every order item', () => {
+    const compiled = inFlightQuery(t.database.read, 'live', ['233244000001', '233244000002']).compile();
+    const raw = new SQLite(t.database.sqlitePath ?? '', { readonly: true });
+    try {
+      const plan = raw.prepare(`explain query plan ${compiled.sql}`).all(...compiled.parameters) as { detail: string }[];
+      const details = plan.map((p) => p.detail).join('; ');
+      assert.match(details, /USING INDEX order_items_in_flight/, details);
+      assert.doesNotMatch(details, /SCAN order_items/, details);
+    } finally {
+      raw.close();
+    }
+  });
+});
