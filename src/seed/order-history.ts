@@ -1,12 +1,13 @@
 import type { Insertable } from 'kysely';
 import * as catalogRepo from '../catalog/repository.js';
 import type { Executor } from '../db/connection.js';
-import type { LedgerKind, NewOrder, OrderItemsTable, Role } from '../db/schema.js';
+import type { NewOrder, OrderItemsTable, Role } from '../db/schema.js';
 import { newId, shortReference } from '../lib/ids.js';
 import { fromGhs, toGhs } from '../lib/money.js';
 import { normaliseGhanaMsisdn } from '../lib/phone.js';
 import * as orderRepo from '../orders/repository.js';
 import * as walletRepo from '../wallet/repository.js';
+import { postMany } from '../wallet/service.js';
 import { entryName, SeedError } from './errors.js';
 import * as repo from './repository.js';
 import type { SeedFile, SeedOrder } from './schema.js';
@@ -168,70 +169,45 @@ interface Booked {
 }
 
 /**
- * Moves the money for `chunk` (oldest first) exactly as the live path's `post()` calls would —
- * per order a data_hold, then a data_settle (completed) or data_release (failed), with the same
- * idempotency keys and balances after — but in one conditional wallet update per wallet and one
- * batch of ledger rows. Booked now (the ledger records when money moved in this system). Throws
- * SeedError naming the first order its wallet cannot afford.
+ * Moves the money for `chunk` (oldest first) exactly as the live path would: per order a
+ * data_hold, then a data_settle (completed) or data_release (failed), with the same idempotency
+ * keys, booked through postMany (one balance update per wallet). Booked now: the ledger records
+ * when money moved in this system. Throws SeedError naming the first order a wallet cannot afford.
  */
 async function bookChunk(trx: Executor, seed: SeedFile, chunk: Priced[], now: number): Promise<Booked[]> {
-  const spent = new Map<string, number>();
-  for (const o of chunk) spent.set(o.walletId, (spent.get(o.walletId) ?? 0) + (o.entry.state === 'completed' ? o.price : 0));
+  const byWallet = new Map<string, Priced[]>();
+  for (const o of chunk) byWallet.set(o.walletId, [...(byWallet.get(o.walletId) ?? []), o]);
 
-  // The running balances of each wallet before the chunk. Every hold is released or settled at
-  // once, so the chunk changes `held` by nothing and `available` by what completed orders cost;
-  // the same conditional update post() uses refuses it when the wallet cannot pay.
-  const running = new Map<string, { available: number; held: number; applied: boolean }>();
-  for (const [walletId, amount] of spent) {
-    const after = await walletRepo.applyDelta(trx, walletId, -amount, 0, now);
-    const current = after ?? (await walletRepo.findWalletById(trx, walletId));
-    const available = current ? Number(current.available) + (after ? amount : 0) : 0;
-    running.set(walletId, { available, held: current ? Number(current.held) : 0, applied: after !== undefined });
-  }
-
-  const booked: Booked[] = [];
-  const ledger: repo.LedgerRow[] = [];
-  for (const o of chunk) {
-    const wallet = running.get(o.walletId);
-    if (!wallet) throw new Error(`wallet ${o.walletId} missing from the chunk`);
-    const { entry, itemId, price } = o;
-    if (wallet.available < price) {
+  const booked = new Map<Priced, Booked>();
+  for (const [walletId, orders] of byWallet) {
+    const postings = orders.flatMap(({ entry, itemId, price }) => {
+      const refs = { orderId: entry.id, orderItemId: itemId };
+      const hold = { ...refs, kind: 'data_hold' as const, availableDelta: -price, heldDelta: price, idempotencyKey: `hold:${itemId}:1`, memo: 'Data bundle purchase: held until delivery (imported history)' };
+      const outcome =
+        entry.state === 'completed'
+          ? { ...refs, kind: 'data_settle' as const, availableDelta: 0, heldDelta: -price, idempotencyKey: `settle:${itemId}:1`, memo: 'Data bundle delivered (imported history)' }
+          : { ...refs, kind: 'data_release' as const, availableDelta: price, heldDelta: -price, idempotencyKey: `release:${itemId}:1`, memo: 'Data bundle not delivered: hold returned (imported history)' };
+      return [hold, outcome];
+    });
+    const result = await postMany(trx, walletId, postings, now);
+    if (!result.ok) {
+      const o = orders[Math.floor(result.failedAt / 2)];
+      if (!o) throw new Error('postMany failed outside the chunk');
       throw new SeedError(
-        `${entryName(seed, 'orders', o.index)}: the ${entry.mode} wallet of profile "${entry.profileId}" cannot afford it (${ghs(wallet.available)} available, ${ghs(price)} required)`,
+        `${entryName(seed, 'orders', o.index)}: the ${o.entry.mode} wallet of profile "${o.entry.profileId}" cannot afford it (${ghs(result.balance.available)} available, ${ghs(o.price)} required)`,
       );
     }
-    const before = wallet.available;
-    const entryFor = (kind: LedgerKind, availableDelta: number, heldDelta: number, key: string, memo: string): repo.LedgerRow => {
-      wallet.available += availableDelta;
-      wallet.held += heldDelta;
-      return {
-        wallet_id: o.walletId,
-        kind,
-        available_delta: availableDelta,
-        held_delta: heldDelta,
-        available_after: wallet.available,
-        held_after: wallet.held,
-        order_id: entry.id,
-        order_item_id: itemId,
-        rc_transaction_id: null,
-        top_up_id: null,
-        idempotency_key: `${key}:${itemId}:1`,
-        memo,
-        created_at: now,
-      };
-    };
-    ledger.push(entryFor('data_hold', -price, price, 'hold', 'Data bundle purchase: held until delivery (imported history)'));
-    booked.push({ order: o, before, after: wallet.available });
-    ledger.push(
-      entry.state === 'completed'
-        ? entryFor('data_settle', 0, -price, 'settle', 'Data bundle delivered (imported history)')
-        : entryFor('data_release', price, -price, 'release', 'Data bundle not delivered: hold returned (imported history)'),
-    );
+    orders.forEach((o, k) => {
+      const afterHold = result.after[2 * k];
+      if (!afterHold) throw new Error('postMany returned too few balances');
+      booked.set(o, { order: o, before: afterHold.available + o.price, after: afterHold.available });
+    });
   }
-  // Every order was affordable, so every wallet update went through (the walk above mirrors it).
-  for (const [walletId, wallet] of running) if (!wallet.applied) throw new Error(`wallet ${walletId} refused a payable chunk`);
-  await repo.insertLedgerRows(trx, ledger);
-  return booked;
+  return chunk.map((o) => {
+    const b = booked.get(o);
+    if (!b) throw new Error('an order of the chunk was not booked');
+    return b;
+  });
 }
 
 /** The order and item rows the live path leaves for a settled single order. */

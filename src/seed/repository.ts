@@ -1,6 +1,5 @@
-import type { Insertable } from 'kysely';
 import type { Executor } from '../db/connection.js';
-import type { LedgerEntriesTable, Role } from '../db/schema.js';
+import type { Role } from '../db/schema.js';
 
 /** Reads the seed import needs for order history; lists are queried in chunks to stay under bind-parameter limits. */
 
@@ -29,14 +28,4 @@ export async function takenShortReferences(db: Executor, references: readonly st
 export async function profileRoles(db: Executor, ids: readonly string[]): Promise<Map<string, Role>> {
   const rows = await inChunks(ids, (chunk) => db.selectFrom('profiles').select(['id', 'role']).where('id', 'in', chunk).execute());
   return new Map(rows.map((r) => [r.id, r.role]));
-}
-
-/** One ledger row as `post()` (src/wallet/service.ts) writes it, balances after included. */
-export type LedgerRow = Insertable<LedgerEntriesTable>;
-
-/** Many ledger rows in one statement per chunk, ids ascending in the given order. */
-export async function insertLedgerRows(db: Executor, rows: readonly LedgerRow[]): Promise<void> {
-  for (let start = 0; start < rows.length; start += IN_CHUNK) {
-    await db.insertInto('ledger_entries').values(rows.slice(start, start + IN_CHUNK)).execute();
-  }
 }

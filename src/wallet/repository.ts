@@ -67,6 +67,27 @@ export async function applyDelta(
     .executeTakeFirst();
 }
 
+/**
+ * Sets the balances to `to` only if they are still `from` (compare-and-set); false when another
+ * writer changed the wallet in between (nothing changed then).
+ */
+export async function replaceBalances(
+  db: Executor,
+  walletId: string,
+  from: { available: number; held: number },
+  to: { available: number; held: number },
+  now: number,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('wallets')
+    .set({ available: to.available, held: to.held, updated_at: now })
+    .where('id', '=', walletId)
+    .where('available', '=', from.available)
+    .where('held', '=', from.held)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
 export interface LedgerEntryInput {
   walletId: string;
   kind: LedgerKind;
@@ -84,24 +105,34 @@ export interface LedgerEntryInput {
 }
 
 export async function insertLedgerEntry(db: Executor, e: LedgerEntryInput): Promise<void> {
-  await db
-    .insertInto('ledger_entries')
-    .values({
-      wallet_id: e.walletId,
-      kind: e.kind,
-      available_delta: e.availableDelta,
-      held_delta: e.heldDelta,
-      available_after: e.availableAfter,
-      held_after: e.heldAfter,
-      order_id: e.orderId ?? null,
-      order_item_id: e.orderItemId ?? null,
-      rc_transaction_id: e.rcTransactionId ?? null,
-      top_up_id: e.topUpId ?? null,
-      idempotency_key: e.idempotencyKey ?? null,
-      memo: e.memo ?? null,
-      created_at: e.now,
-    })
-    .execute();
+  await insertLedgerEntries(db, [e]);
+}
+
+const LEDGER_BATCH = 500;
+
+/** Ledger rows in the given order (ids ascending), a few hundred per statement. */
+export async function insertLedgerEntries(db: Executor, entries: readonly LedgerEntryInput[]): Promise<void> {
+  for (let start = 0; start < entries.length; start += LEDGER_BATCH) {
+    await db.insertInto('ledger_entries').values(entries.slice(start, start + LEDGER_BATCH).map(ledgerRow)).execute();
+  }
+}
+
+function ledgerRow(e: LedgerEntryInput) {
+  return {
+    wallet_id: e.walletId,
+    kind: e.kind,
+    available_delta: e.availableDelta,
+    held_delta: e.heldDelta,
+    available_after: e.availableAfter,
+    held_after: e.heldAfter,
+    order_id: e.orderId ?? null,
+    order_item_id: e.orderItemId ?? null,
+    rc_transaction_id: e.rcTransactionId ?? null,
+    top_up_id: e.topUpId ?? null,
+    idempotency_key: e.idempotencyKey ?? null,
+    memo: e.memo ?? null,
+    created_at: e.now,
+  };
 }
 
 /** Sum of every ledger entry per wallet, for `ledger verify`. */

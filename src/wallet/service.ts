@@ -41,6 +41,44 @@ export async function post(trx: Executor, posting: Posting, now: number): Promis
   return after;
 }
 
+export type PostManyResult =
+  | { ok: true; after: Balances[] }
+  /** `failedAt`: the first posting the wallet could not take; `balance`: the balances before it. */
+  | { ok: false; failedAt: number; balance: Balances };
+
+/**
+ * Several postings to one wallet, in order: the same ledger entries and balances as calling
+ * post() for each in turn, written as one balance update and batched ledger rows (bulk imports).
+ * Nothing is written when any step would take a balance below zero. Inside the caller's unit of
+ * work, like post(); a concurrent change to the wallet fails the whole unit.
+ */
+export async function postMany(
+  trx: Executor,
+  walletId: string,
+  postings: readonly Omit<Posting, 'walletId'>[],
+  now: number,
+): Promise<PostManyResult> {
+  const wallet = await repo.findWalletById(trx, walletId);
+  if (!wallet) throw new Error(`no wallet ${walletId}`);
+  const start = { available: Number(wallet.available), held: Number(wallet.held) };
+  const running = { ...start };
+  const after: Balances[] = [];
+  const entries: repo.LedgerEntryInput[] = [];
+  for (const [index, posting] of postings.entries()) {
+    const next = { available: running.available + posting.availableDelta, held: running.held + posting.heldDelta };
+    if (next.available < 0 || next.held < 0) return { ok: false, failedAt: index, balance: { ...running } };
+    Object.assign(running, next);
+    after.push({ ...next });
+    entries.push({ ...posting, walletId, availableAfter: next.available, heldAfter: next.held, now });
+  }
+  if (entries.length === 0) return { ok: true, after };
+  if (!(await repo.replaceBalances(trx, walletId, start, running, now))) {
+    throw new Error(`wallet ${walletId} changed while a batch of postings was being booked`);
+  }
+  await repo.insertLedgerEntries(trx, entries);
+  return { ok: true, after };
+}
+
 export class WalletService {
   constructor(private readonly database: Database) {}
 
