@@ -31,6 +31,15 @@ describe('purchases under concurrency', () => {
     assert.deepEqual(afters, [0, 900, 1800, 2700, 3600, 4500, 5400, 6300, 7200, 8100]);
     const orders = await t.database.db.selectFrom('orders').select('id').where('profile_id', '=', 'usr_par').execute();
     assert.equal(orders.length, 10);
+    // A refused purchase leaves nothing behind: no item, no outbox row, no hold.
+    const ids = orders.map((o) => o.id);
+    const items = await t.database.db.selectFrom('order_items').select('id').where('order_id', 'in', ids).execute();
+    assert.equal(items.length, 10);
+    const outbox = await t.database.db.selectFrom('outbox').select('id').where('order_item_id', 'in', items.map((i) => i.id)).execute();
+    assert.equal(outbox.length, 10);
+    const holds = await t.database.db.selectFrom('ledger_entries as l').innerJoin('wallets as w', 'w.id', 'l.wallet_id')
+      .select('l.id').where('w.profile_id', '=', 'usr_par').where('l.kind', '=', 'data_hold').execute();
+    assert.equal(holds.length, 10);
     assert.deepEqual(await ledgerMismatches(t), []);
 
     const worker = newWorker(t);
