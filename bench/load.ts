@@ -1,7 +1,7 @@
 // One load run in its own process (so the load generator never shares the server's event loop).
 // argv[2]: JSON { url, connections, durationS, scenario: ScenarioParams }; prints a JSON result.
 import autocannon from 'autocannon';
-import { buildRequests, type ScenarioParams } from './scenarios.js';
+import { connectionRequests, type ScenarioParams } from './scenarios.js';
 
 interface LoadArgs {
   url: string;
@@ -25,27 +25,38 @@ interface DrainableClient {
 const DRAIN_GRACE_S = 30;
 
 const args = JSON.parse(process.argv[2] ?? '{}') as LoadArgs;
-const deadline = Date.now() + args.durationS * 1000;
 const timers: NodeJS.Timeout[] = [];
+const clients: DrainableClient[] = [];
+let deadline = Number.POSITIVE_INFINITY;
 let inWindow = 0;
+
+/**
+ * The measured window opens once every connection holds its prebuilt requests (autocannon creates
+ * them all in one synchronous loop) and closes after durationS. At its end a connection sends
+ * nothing more: its request in flight completes and is counted, then the connection closes.
+ */
+function openWindow(): void {
+  deadline = Date.now() + args.durationS * 1000;
+  inWindow = 0;
+  for (const client of clients) {
+    timers.push(setTimeout(() => (client.responseMax = Math.max(client.reqsMade, 1)), args.durationS * 1000));
+  }
+}
 
 const result = await autocannon({
   url: args.url,
   connections: args.connections,
   // Ends as soon as every connection has drained (autocannon stops when all clients are done).
   duration: args.durationS + DRAIN_GRACE_S,
-  requests: buildRequests(args.scenario) as autocannon.Request[],
+  // Replaced per connection in setupClient (autocannon deep-copies this default into every client).
+  requests: [{ method: 'GET', path: '/healthz' }],
   setupClient: (client) => {
+    if (clients.length === 0) setImmediate(openWindow);
+    client.setRequests(connectionRequests(args.scenario, clients.length) as autocannon.Request[]);
+    clients.push(client as unknown as DrainableClient);
     client.on('response', () => {
       if (Date.now() <= deadline) inWindow++;
     });
-    // At the deadline send nothing more: the request in flight completes and is counted, then the connection closes.
-    timers.push(
-      setTimeout(() => {
-        const c = client as unknown as DrainableClient;
-        c.responseMax = Math.max(c.reqsMade, 1);
-      }, Math.max(0, deadline - Date.now())),
-    );
   },
 });
 for (const timer of timers) clearTimeout(timer);

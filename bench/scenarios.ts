@@ -22,7 +22,7 @@ export interface ScenarioParams {
   catalog: { operatorId: string; productId: string; packageIds: string[]; rcPackageId: string };
 }
 
-interface Request {
+export interface Request {
   method: string;
   path: string;
   headers: Record<string, string>;
@@ -37,42 +37,48 @@ const WALK_PAGES = 1_001;
 // Prefixes whose whole 7-digit range is valid for libphonenumber (059 0…, 025 … are not).
 const PREFIXES = ['024', '054', '055', '020', '050', '026', '027', '057', '053', '056'];
 
-/** Valid, distinct Ghana mobile numbers: 10 prefixes × 10^7 numbers. */
-function numberSource(space: number) {
-  const prefix = PREFIXES[space % PREFIXES.length] ?? '024';
-  let next = Math.floor(space / PREFIXES.length) * 1_000_000;
-  return () => `${prefix}${String(next++ % 10_000_000).padStart(7, '0')}`;
+/** Beneficiary numbers reserved for one connection of one run: 10 000 of them, never shared. */
+const NUMBERS_PER_CONNECTION = 10_000;
+/** Room for this many connections per run in the numbering (run × this + connection). */
+const MAX_CONNECTIONS = 256;
+
+/** Valid Ghana mobile numbers, distinct for every (run, connection): 10 prefixes × 10^7 numbers. */
+function numberSource(space: number, connection: number) {
+  const block = space * MAX_CONNECTIONS + connection;
+  const perPrefix = 10_000_000 / NUMBERS_PER_CONNECTION;
+  const prefix = PREFIXES[Math.floor(block / perPrefix) % PREFIXES.length] ?? '024';
+  let next = (block % perPrefix) * NUMBERS_PER_CONNECTION;
+  return () => `${prefix}${String(next++).padStart(7, '0')}`;
 }
 
-export function buildRequests(p: ScenarioParams): Request[] {
-  const key = (() => {
-    let i = 0;
-    return () => benchKey(i++ % p.profiles);
-  })();
-  const number = numberSource(p.numberSpace);
+/**
+ * The requests one connection sends, in a loop. Like the ceiling's single request they are built
+ * once, before the clock starts, so the load generator spends the same few microseconds on every
+ * request in every scenario and the ratio measures the service, not the generator. A purchase list
+ * holds more requests than a connection sends in a run, so no beneficiary number repeats.
+ */
+export function connectionRequests(p: ScenarioParams, connection: number): Request[] {
+  const number = numberSource(p.numberSpace, connection);
+  const key = (i: number) => benchKey((connection * 7919 + i) % p.profiles);
   const json = { 'content-type': 'application/json' };
-  const pick = (list: string[]) => list[Math.floor(Math.random() * list.length)] ?? list[0] ?? '';
-
-  const get = (path: string, fixedKey?: string): Request => ({
-    method: 'GET',
-    path,
-    headers: {},
-    setupRequest: (req) => ({ ...req, headers: { 'x-api-key': fixedKey ?? key() } }),
-  });
+  const packageId = (i: number) => p.catalog.packageIds[i % p.catalog.packageIds.length] ?? '';
+  const list = (length: number, build: (i: number) => Request): Request[] => Array.from({ length }, (_, i) => build(i));
+  const get = (path: string) => list(p.profiles, (i) => ({ method: 'GET', path, headers: { 'x-api-key': key(i) } }));
 
   switch (p.name) {
     case 'ceiling':
       return [{ method: 'GET', path: '/', headers: {} }];
     case 'profile':
-      return [get('/api/v1/profile')];
+      return get('/api/v1/profile');
     case 'data-packages':
-      return [get('/api/v1/data-packages')];
+      return get('/api/v1/data-packages');
     case 'orders-page':
-      return [get('/api/v1/orders?limit=20', HEAVY_KEY)];
+      return [{ method: 'GET', path: '/api/v1/orders?limit=20', headers: { 'x-api-key': HEAVY_KEY } }];
     case 'orders-walk':
+      // The next page's path depends on the last answer, so this list is built as it goes.
       // autocannon clears a connection's context each time it wraps round the request list, so
       // a one-entry list would fetch page 1 every time: the list is one full walk long instead.
-      return Array.from({ length: WALK_PAGES }, (): Request => ({
+      return list(WALK_PAGES, () => ({
         method: 'GET',
         path: '/api/v1/orders?limit=20',
         headers: { 'x-api-key': HEAVY_KEY },
@@ -88,52 +94,34 @@ export function buildRequests(p: ScenarioParams): Request[] {
       }));
     case 'buy-single-spread':
     case 'buy-single-one-wallet':
-      return [
-        {
-          method: 'POST',
-          path: '/api/v1/data-bundles/buy-single',
-          headers: json,
-          setupRequest: (req) => ({
-            ...req,
-            headers: { ...json, 'x-api-key': p.name === 'buy-single-one-wallet' ? benchKey(0) : key() },
-            body: JSON.stringify({
-              operatorId: p.catalog.operatorId,
-              productId: p.catalog.productId,
-              packageId: pick(p.catalog.packageIds),
-              beneficiaryMsisdn: number(),
-            }),
-          }),
-        },
-      ];
+      return list(4_000, (i) => ({
+        method: 'POST',
+        path: '/api/v1/data-bundles/buy-single',
+        headers: { ...json, 'x-api-key': p.name === 'buy-single-one-wallet' ? benchKey(0) : key(i) },
+        body: JSON.stringify({
+          operatorId: p.catalog.operatorId,
+          productId: p.catalog.productId,
+          packageId: packageId(i),
+          beneficiaryMsisdn: number(),
+        }),
+      }));
     case 'rc-buy-single':
-      return [
-        {
-          method: 'POST',
-          path: '/api/v1/result-checker/buy-single',
-          headers: json,
-          setupRequest: (req) => ({
-            ...req,
-            headers: { ...json, 'x-api-key': key() },
-            body: JSON.stringify({ packageId: p.catalog.rcPackageId, recipientPhone: number() }),
-          }),
-        },
-      ];
+      return list(4_000, (i) => ({
+        method: 'POST',
+        path: '/api/v1/result-checker/buy-single',
+        headers: { ...json, 'x-api-key': key(i) },
+        body: JSON.stringify({ packageId: p.catalog.rcPackageId, recipientPhone: number() }),
+      }));
     case 'buy-bulk-20':
-      return [
-        {
-          method: 'POST',
-          path: '/api/v1/data-bundles/buy-bulk',
-          headers: json,
-          setupRequest: (req) => ({
-            ...req,
-            headers: { ...json, 'x-api-key': key() },
-            body: JSON.stringify({
-              operatorId: p.catalog.operatorId,
-              productId: p.catalog.productId,
-              items: Array.from({ length: 20 }, () => ({ packageId: pick(p.catalog.packageIds), beneficiaryMsisdn: number() })),
-            }),
-          }),
-        },
-      ];
+      return list(NUMBERS_PER_CONNECTION / 20, (i) => ({
+        method: 'POST',
+        path: '/api/v1/data-bundles/buy-bulk',
+        headers: { ...json, 'x-api-key': key(i) },
+        body: JSON.stringify({
+          operatorId: p.catalog.operatorId,
+          productId: p.catalog.productId,
+          items: Array.from({ length: 20 }, (_, j) => ({ packageId: packageId(i + j), beneficiaryMsisdn: number() })),
+        }),
+      }));
   }
 }

@@ -7,6 +7,7 @@ import pg from 'pg';
 import type { SqliteSynchronous } from '../config.js';
 import type { DialectName } from './dialect.js';
 import { GroupCommitter } from './group-commit.js';
+import { withStatementCache } from './sqlite-statements.js';
 import type { DB } from './schema.js';
 
 export type Executor = Kysely<DB> | Transaction<DB>;
@@ -59,30 +60,6 @@ function openSqlite(file: string, synchronous: SqliteSynchronous, readonly: bool
   handle.pragma('busy_timeout = 5000');
   handle.pragma('foreign_keys = ON');
   return handle;
-}
-
-const STATEMENT_CACHE_SIZE = 500;
-
-/**
- * Kysely prepares every query anew; our queries are a small fixed set of SQL texts, so keep
- * their prepared statements (an LRU keyed by SQL text).
- */
-function withStatementCache(handle: SQLite.Database): { close(): void; prepare(text: string): SQLite.Statement } {
-  const cache = new Map<string, SQLite.Statement>();
-  return {
-    close: () => handle.close(),
-    prepare(text: string) {
-      let statement = cache.get(text);
-      if (statement) {
-        cache.delete(text);
-      } else {
-        statement = handle.prepare(text);
-        if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
-      }
-      cache.set(text, statement);
-      return statement;
-    },
-  };
 }
 
 function connectSqlite(file: string, synchronous: SqliteSynchronous, groupCommit: boolean): Database {
