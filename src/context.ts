@@ -36,6 +36,7 @@ export function credentialsCipher(config: Config, database: Database, say: (mess
 
 export function createContext(config: Config, database: Database, log: Logger, cipher: CredentialCipher): AppContext {
   const wallets = new WalletService(database);
+  const catalog = new CatalogService(database);
   return {
     config,
     database,
@@ -43,8 +44,8 @@ export function createContext(config: Config, database: Database, log: Logger, c
     log,
     wallets,
     profiles: new ProfileService(database, wallets, log),
-    catalog: new CatalogService(database),
-    orders: new OrderService(database, config),
+    catalog,
+    orders: new OrderService(database, config, catalog),
     resultChecker: new ResultCheckerService(database, cipher),
     topUps: new TopUpService(database),
   };

@@ -3,41 +3,9 @@ import { prepared } from '../db/prepared.js';
 import type { Role } from '../db/schema.js';
 
 /*
- * The catalog reads behind the public list endpoints run as prepared queries (db/prepared.ts);
- * the Executor versions serve purchases and imports inside transactions.
+ * The data catalog is read whole into memory (loadCatalogRows, see service.ts); these queries
+ * serve imports inside their transaction, and the live result-checker stock.
  */
-
-const activeOperators = prepared((db) =>
-  db.selectFrom('operators').select(['id', 'code', 'name', 'status']).where('status', '=', 'Active').orderBy('name').orderBy('id'),
-);
-
-export async function listActiveOperators(database: Database) {
-  return activeOperators(database);
-}
-
-export async function findOperator(db: Executor, operatorId: string) {
-  return db.selectFrom('operators').selectAll().where('id', '=', operatorId).executeTakeFirst();
-}
-
-const operatorById = prepared((db, operatorId: string) => db.selectFrom('operators').selectAll().where('id', '=', operatorId));
-
-export async function readOperator(database: Database, operatorId: string) {
-  return (await operatorById(database, operatorId))[0];
-}
-
-const productsOf = prepared((db, operatorId: string) =>
-  db
-    .selectFrom('products as p')
-    .innerJoin('operators as o', 'o.id', 'p.operator_id')
-    .select(['p.id', 'p.name', 'p.operator_id', 'o.name as operator_name', 'p.status'])
-    .where('p.operator_id', '=', operatorId)
-    .orderBy('p.name')
-    .orderBy('p.id'),
-);
-
-export async function listProducts(database: Database, operatorId: string) {
-  return productsOf(database, operatorId);
-}
 
 function packagesWithParents(db: Executor, role: Role) {
   return db
@@ -65,50 +33,9 @@ function packagesWithParents(db: Executor, role: Role) {
 
 export type PackageWithParents = Awaited<ReturnType<typeof findPackage>>;
 
-function sellablePackages(db: Executor, role: Role) {
-  return packagesWithParents(db, role)
-    .where('dp.status', '=', 'Active')
-    .where('pr.status', '=', 'Available')
-    .where('o.status', '=', 'Active')
-    .orderBy('o.name')
-    .orderBy('pr.name')
-    .orderBy('price')
-    .orderBy('dp.id');
-}
-
-// One prepared query per filter combination (optional filters change the SQL text).
-const sellableAll = prepared((db, role: Role) => sellablePackages(db, role));
-const sellableByOperator = prepared((db, role: Role, operatorId: string) =>
-  sellablePackages(db, role).where('dp.operator_id', '=', operatorId),
-);
-const sellableByProduct = prepared((db, role: Role, productId: string) =>
-  sellablePackages(db, role).where('dp.product_id', '=', productId),
-);
-const sellableByBoth = prepared((db, role: Role, operatorId: string, productId: string) =>
-  sellablePackages(db, role).where('dp.operator_id', '=', operatorId).where('dp.product_id', '=', productId),
-);
-
-/** Sellable packages only: the package Active, its product Available, its operator Active. */
-export async function listSellablePackages(
-  database: Database,
-  role: Role,
-  filter: { operatorId?: string | undefined; productId?: string | undefined },
-) {
-  const { operatorId, productId } = filter;
-  if (operatorId !== undefined && productId !== undefined) return sellableByBoth(database, role, operatorId, productId);
-  if (operatorId !== undefined) return sellableByOperator(database, role, operatorId);
-  if (productId !== undefined) return sellableByProduct(database, role, productId);
-  return sellableAll(database, role);
-}
-
+/** One package priced for `role`, inside the caller's transaction (seed import of order history). */
 export async function findPackage(db: Executor, packageId: string, role: Role) {
   return packagesWithParents(db, role).where('dp.id', '=', packageId).executeTakeFirst();
-}
-
-const packageById = prepared((db, packageId: string, role: Role) => packagesWithParents(db, role).where('dp.id', '=', packageId));
-
-export async function readPackage(database: Database, packageId: string, role: Role) {
-  return (await packageById(database, packageId, role))[0];
 }
 
 const activeRcPackages = prepared((db, role: Role) =>
@@ -150,3 +77,37 @@ export async function findRcPackage(db: Executor, packageId: string, role: Role)
     .where('p.id', '=', packageId)
     .executeTakeFirst();
 }
+
+const catalogVersion = prepared((db) => db.selectFrom('catalog_state').select('version').where('id', '=', 1));
+
+/** The catalog's change counter: read on every catalog use, so it must stay a primary-key read. */
+export async function readCatalogVersion(database: Database): Promise<number> {
+  const [row] = await catalogVersion(database);
+  if (!row) throw new Error('catalog_state has no row: run the migrations');
+  return Number(row.version);
+}
+
+/** Every catalog write calls this in its own transaction, so each process reloads its cached copy. */
+export async function bumpCatalogVersion(trx: Executor): Promise<void> {
+  await trx
+    .updateTable('catalog_state')
+    .set((eb) => ({ version: eb('version', '+', 1) }))
+    .where('id', '=', 1)
+    .execute();
+}
+
+/** The whole data catalog (it is small: operators, products, packages and their role prices). */
+export async function loadCatalogRows(db: Executor) {
+  const [operators, products, packages, prices] = await Promise.all([
+    db.selectFrom('operators').select(['id', 'code', 'name', 'status']).execute(),
+    db.selectFrom('products').select(['id', 'name', 'operator_id', 'status']).execute(),
+    db
+      .selectFrom('data_packages')
+      .select(['id', 'label', 'data_amount', 'validity', 'status', 'operator_id', 'product_id', 'price'])
+      .execute(),
+    db.selectFrom('data_package_prices').select(['package_id', 'role', 'price']).execute(),
+  ]);
+  return { operators, products, packages, prices };
+}
+
+export type CatalogRows = Awaited<ReturnType<typeof loadCatalogRows>>;

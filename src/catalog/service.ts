@@ -4,21 +4,15 @@ import { AppError, notFound } from '../http/errors.js';
 import type { DataPackage, DataPackageWithStatus, Operator, Product, RcPackage } from '../http/schemas/catalog.js';
 import { toGhs } from '../lib/money.js';
 import * as repo from './repository.js';
+import { CatalogSnapshot, isSellable, type PackageFilter, type PricedPackage } from './snapshot.js';
 
-type PackageRow = NonNullable<repo.PackageWithParents>;
-
-/** A package can be sold only when it and both parents are live. */
-export function isSellable(p: PackageRow): boolean {
-  return p.status === 'Active' && p.product_status === 'Available' && p.operator_status === 'Active';
-}
-
-function toDataPackage(p: PackageRow): DataPackage {
+function toDataPackage(p: PricedPackage): DataPackage {
   return {
     _id: p.id,
     label: p.label,
     dataAmount: p.data_amount,
     validity: p.validity,
-    price: toGhs(Number(p.price)),
+    price: toGhs(p.price),
     operatorId: p.operator_id,
     operatorName: p.operator_name,
     productId: p.product_id,
@@ -26,20 +20,60 @@ function toDataPackage(p: PackageRow): DataPackage {
   };
 }
 
+/**
+ * The data catalog is read on every catalog request and every purchase, and changes only when a
+ * seed is imported. Each process keeps it in memory and, on every use, compares the version
+ * counter in the database (one primary-key read) with the copy's: a change committed by any
+ * process (`cli import`, another API process) is seen by the very next request.
+ */
 export class CatalogService {
+  private current: CatalogSnapshot | null = null;
+  private loading: { version: number; snapshot: Promise<CatalogSnapshot> } | null = null;
+
   constructor(private readonly database: Database) {}
 
+  async snapshot(): Promise<CatalogSnapshot> {
+    const version = await repo.readCatalogVersion(this.database);
+    if (this.current?.version === version) return this.current;
+    if (this.loading?.version !== version) {
+      const loading = { version, snapshot: this.load(version) };
+      this.loading = loading;
+      loading.snapshot.then(
+        (snapshot) => {
+          if (this.loading === loading) this.loading = null;
+          if ((this.current?.version ?? -1) < snapshot.version) this.current = snapshot;
+        },
+        () => {
+          if (this.loading === loading) this.loading = null;
+        },
+      );
+    }
+    return this.loading.snapshot;
+  }
+
+  /**
+   * The rows take several statements; every catalog change increments the version in its own
+   * transaction, so an unchanged version after them proves no change committed in between.
+   */
+  private async load(version: number): Promise<CatalogSnapshot> {
+    for (;;) {
+      const rows = await repo.loadCatalogRows(this.database.read);
+      const after = await repo.readCatalogVersion(this.database);
+      if (after === version) return new CatalogSnapshot(version, rows);
+      version = after;
+    }
+  }
+
   async operators(): Promise<Operator[]> {
-    const rows = await repo.listActiveOperators(this.database);
-    return rows.map((o) => ({ _id: o.id, code: o.code, name: o.name, status: o.status }));
+    return (await this.snapshot()).activeOperators().map((o) => ({ _id: o.id, code: o.code, name: o.name, status: o.status }));
   }
 
   /** Products of an active operator; an unknown or inactive operator is not part of the catalog. */
   async products(operatorId: string): Promise<Product[]> {
-    const operator = await repo.readOperator(this.database, operatorId);
+    const catalog = await this.snapshot();
+    const operator = catalog.operator(operatorId);
     if (!operator || operator.status !== 'Active') throw notFound(`Operator ${operatorId} not found`);
-    const rows = await repo.listProducts(this.database, operatorId);
-    return rows.map((p) => ({
+    return catalog.productsOf(operatorId).map((p) => ({
       _id: p.id,
       name: p.name,
       operatorId: p.operator_id,
@@ -48,17 +82,17 @@ export class CatalogService {
     }));
   }
 
-  async dataPackages(role: Role, filter: { operatorId?: string; productId?: string }): Promise<DataPackage[]> {
-    const rows = await repo.listSellablePackages(this.database, role, filter);
-    return rows.map(toDataPackage);
+  async dataPackages(role: Role, filter: PackageFilter): Promise<DataPackage[]> {
+    return (await this.snapshot()).sellablePackages(role, filter).map(toDataPackage);
   }
 
   async dataPackage(packageId: string, role: Role): Promise<DataPackageWithStatus> {
-    const row = await repo.readPackage(this.database, packageId, role);
+    const row = (await this.snapshot()).package(packageId, role);
     if (!row) throw new AppError(404, 'PACKAGE_NOT_FOUND', `Package ${packageId} not found`);
     return { ...toDataPackage(row), status: isSellable(row) ? 'Active' : 'Inactive' };
   }
 
+  /** Not cached: the stock of every package is live. */
   async rcPackages(role: Role): Promise<RcPackage[]> {
     const rows = await repo.listActiveRcPackages(this.database, role);
     return rows.map((p) => ({

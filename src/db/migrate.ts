@@ -2,6 +2,7 @@ import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'k
 import type { Database } from './connection.js';
 import type { DialectName } from './dialect.js';
 import * as initial from './migrations/0001_initial.js';
+import * as catalogVersion from './migrations/0002_catalog_version.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: DialectName): Promise<void>;
@@ -10,6 +11,7 @@ interface DialectMigration {
 /** In order; never edit one that has shipped, add the next instead. */
 const MIGRATIONS: Record<string, DialectMigration> = {
   '0001_initial': initial,
+  '0002_catalog_version': catalogVersion,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -278,7 +278,14 @@ export interface TopUpsTable {
   updated_at: number;
 }
 
+/** A single row (id 1): incremented with every catalog change (see catalog/service.ts). */
+export interface CatalogStateTable {
+  id: number;
+  version: number;
+}
+
 export interface DB {
+  catalog_state: CatalogStateTable;
   profiles: ProfilesTable;
   api_keys: ApiKeysTable;
   operators: OperatorsTable;

@@ -1,5 +1,6 @@
 import type { Insertable } from 'kysely';
-import * as catalogRepo from '../catalog/repository.js';
+import type { CatalogService } from '../catalog/service.js';
+import type { CatalogOperator, CatalogProduct, CatalogSnapshot, PricedPackage } from '../catalog/snapshot.js';
 import type { Database, Executor } from '../db/connection.js';
 import { isUniqueViolation } from '../db/dialect.js';
 import type { Mode, NewOrder, OrderItemsTable, Role } from '../db/schema.js';
@@ -39,13 +40,11 @@ type BuyCode = Extract<ErrorCode, 'BUY_DATA_FAILED' | 'BUY_DATA_BULK_FAILED'>;
 const BULK_ROLES: readonly Role[] = ['Agent', 'SuperAgent'];
 const IN_FLIGHT_MESSAGE = 'already has a data order in progress; try again once it has completed or failed';
 
-type Operator = NonNullable<Awaited<ReturnType<typeof catalogRepo.findOperator>>>;
-type Product = NonNullable<Awaited<ReturnType<typeof repo.findProduct>>>;
-type Package = NonNullable<catalogRepo.PackageWithParents>;
+type Package = PricedPackage;
 
 interface Parents {
-  operator: Operator;
-  product: Product;
+  operator: CatalogOperator;
+  product: CatalogProduct;
 }
 
 const ghs = (pesewas: number) => `GHS ${toGhs(pesewas).toFixed(2)}`;
@@ -55,10 +54,10 @@ function insufficient(code: BuyCode, available: number, required: number): AppEr
 }
 
 /** Spec 4.9 rule 1: the operator and product exist and belong together. */
-async function loadParents(db: Executor, code: BuyCode, operatorId: string, productId: string): Promise<Parents> {
-  const operator = await catalogRepo.findOperator(db, operatorId);
+function loadParents(catalog: CatalogSnapshot, code: BuyCode, operatorId: string, productId: string): Parents {
+  const operator = catalog.operator(operatorId);
   if (!operator) throw badRequest(code, `Operator ${operatorId} not found`);
-  const product = await repo.findProduct(db, productId);
+  const product = catalog.product(productId);
   if (!product) throw badRequest(code, `Product ${productId} not found`);
   if (product.operator_id !== operator.id) {
     throw badRequest(code, `Product ${productId} does not belong to operator ${operatorId}`);
@@ -67,15 +66,15 @@ async function loadParents(db: Executor, code: BuyCode, operatorId: string, prod
 }
 
 /** Spec 4.9 rule 1 and decisions §10: the package belongs to the product, and all three are on sale. */
-async function loadPackage(
-  db: Executor,
+function loadPackage(
+  catalog: CatalogSnapshot,
   role: Role,
   code: BuyCode,
   parents: Parents,
   packageId: string,
   where: string,
-): Promise<Package> {
-  const pkg = await catalogRepo.findPackage(db, packageId, role);
+): Package {
+  const pkg = catalog.package(packageId, role);
   if (!pkg) throw badRequest(code, `${where}package ${packageId} not found`);
   if (pkg.product_id !== parents.product.id || pkg.operator_id !== parents.operator.id) {
     throw badRequest(
@@ -218,9 +217,11 @@ function newOrder(
 }
 
 /**
- * Writes a new order: its rows first, so the unique indexes (payment reference, number in flight)
- * answer before the balance does, as in the rule order of spec 4.9; then one hold per item, the
- * balances before/after on the order, and one outbox row per item for the worker.
+ * Writes a new order in the caller's unit of work: one hold per item (402, rolling everything
+ * back, when the wallet cannot afford it), then the order with its balances before and after,
+ * its items and one outbox row per item for the worker. The unique indexes (one open delivery per
+ * number and mode, one order per payment reference) still refuse a duplicate that raced past the
+ * pre-checks, and the savepoint rolls the hold back with it.
  */
 async function placeOrder(
   trx: Executor,
@@ -230,9 +231,6 @@ async function placeOrder(
   items: Insertable<OrderItemsTable>[],
   now: number,
 ): Promise<{ before: number; after: number }> {
-  await repo.insertOrder(trx, order);
-  // One global order for in-flight index entries: two bulk orders sharing numbers cannot deadlock.
-  await repo.insertItems(trx, [...items].sort((a, b) => a.beneficiary_msisdn.localeCompare(b.beneficiary_msisdn)));
   let before: number | null = null;
   let after = 0;
   for (const item of items) {
@@ -242,7 +240,9 @@ async function placeOrder(
     after = balances.available;
   }
   if (before === null) throw new Error('an order needs at least one item');
-  await repo.updateOrder(trx, order.id, { wallet_balance_before: before, wallet_balance_after: after });
+  await repo.insertOrder(trx, { ...order, wallet_balance_before: before, wallet_balance_after: after });
+  // One global order for in-flight index entries: two bulk orders sharing numbers cannot deadlock.
+  await repo.insertItems(trx, [...items].sort((a, b) => a.beneficiary_msisdn.localeCompare(b.beneficiary_msisdn)));
   for (const item of items) await outbox.insertSubmit(trx, item.id, now);
   return { before, after };
 }
@@ -250,6 +250,7 @@ async function placeOrder(
 export class PurchaseService {
   constructor(
     private readonly database: Database,
+    private readonly catalog: CatalogService,
     private readonly clock: () => number = Date.now,
   ) {}
 
@@ -257,18 +258,19 @@ export class PurchaseService {
   async buySingle(buyer: Buyer, body: BuySingleBody): Promise<BuySingleResult> {
     const code = 'BUY_DATA_FAILED';
     const read = this.database.read;
-    const parents = await loadParents(read, code, body.operatorId, body.productId);
-    const pkg = await loadPackage(read, buyer.role, code, parents, body.packageId, '');
+    const catalog = await this.catalog.snapshot();
+    const parents = loadParents(catalog, code, body.operatorId, body.productId);
+    const pkg = loadPackage(catalog, buyer.role, code, parents, body.packageId, '');
     const msisdn = normalise(code, body.beneficiaryMsisdn, '');
-    if ((await repo.findInFlight(read, buyer.mode, [msisdn])).length > 0) {
+    if (await repo.isInFlight(this.database, buyer.mode, msisdn)) {
       throw conflict(code, `${msisdn} ${IN_FLIGHT_MESSAGE}`);
     }
     const paymentReference = body.paymentReference?.trim() || null;
     if (paymentReference !== null && (await repo.paymentReferenceTaken(read, buyer.profileId, buyer.mode, paymentReference))) {
       throw conflict(code, 'Duplicate order: this paymentReference was already used; nothing was charged');
     }
+    // The balance is checked by the hold itself (402 with the balance at that moment).
     const price = Number(pkg.price);
-    await requireAffordable(read, code, buyer, price);
 
     try {
       const placed = await withShortReference('DB', (reference) =>
@@ -319,7 +321,8 @@ export class PurchaseService {
     const count = body.items.length;
     if (count < 2 || count > 20) throw new AppError(422, code, `items must have 2 to 20 entries (got ${count})`);
     const read = this.database.read;
-    const parents = await loadParents(read, code, body.operatorId, body.productId);
+    const catalog = await this.catalog.snapshot();
+    const parents = loadParents(catalog, code, body.operatorId, body.productId);
 
     const packages = new Map<string, Package>();
     const lines: { msisdn: string; pkg: Package }[] = [];
@@ -328,7 +331,7 @@ export class PurchaseService {
       const where = `items[${i}]: `;
       let pkg = packages.get(entry.packageId);
       if (!pkg) {
-        pkg = await loadPackage(read, buyer.role, code, parents, entry.packageId, where);
+        pkg = loadPackage(catalog, buyer.role, code, parents, entry.packageId, where);
         packages.set(pkg.id, pkg);
       }
       const msisdn = normalise(code, entry.beneficiaryMsisdn, where);
@@ -407,8 +410,9 @@ export class PurchaseService {
     if (item.status !== 'failed') {
       throw conflict(code, `Recipient ${msisdn} is ${item.status}; only a failed recipient can be retried`);
     }
-    const parents = await loadParents(read, code, order.operator_id, order.product_id);
-    const pkg = await loadPackage(read, buyer.role, code, parents, item.package_id, '');
+    const catalog = await this.catalog.snapshot();
+    const parents = loadParents(catalog, code, order.operator_id, order.product_id);
+    const pkg = loadPackage(catalog, buyer.role, code, parents, item.package_id, '');
     if ((await repo.findInFlight(read, buyer.mode, [msisdn])).length > 0) {
       throw conflict(code, `${msisdn} ${IN_FLIGHT_MESSAGE}`);
     }

@@ -1,4 +1,5 @@
-import type { Executor } from '../db/connection.js';
+import type { Database, Executor } from '../db/connection.js';
+import { insertRow, prepared } from '../db/prepared.js';
 import { lockForUpdate, type DialectName } from '../db/dialect.js';
 import type {
   ItemStatus,
@@ -27,6 +28,20 @@ export function inFlightQuery(db: Executor, mode: Mode, msisdns: string[]) {
 }
 
 /** Which of `msisdns` already have an open delivery (pending/processing) in `mode`. */
+const inFlightOne = prepared((db, mode: Mode, msisdn: string) =>
+  db
+    .selectFrom('order_items')
+    .select('beneficiary_msisdn')
+    .where('mode', '=', mode)
+    .where('beneficiary_msisdn', '=', msisdn)
+    .where(isOpenItem('status')),
+);
+
+/** Whether `msisdn` has an open delivery in `mode` (read handle; the unique index decides under races). */
+export async function isInFlight(database: Database, mode: Mode, msisdn: string): Promise<boolean> {
+  return (await inFlightOne(database, mode, msisdn)).length > 0;
+}
+
 export async function findInFlight(db: Executor, mode: Mode, msisdns: string[]): Promise<string[]> {
   if (msisdns.length === 0) return [];
   const rows = await inFlightQuery(db, mode, msisdns).execute();
@@ -45,11 +60,12 @@ export async function paymentReferenceTaken(db: Executor, profileId: string, mod
 }
 
 export async function insertOrder(db: Executor, order: NewOrder): Promise<void> {
-  await db.insertInto('orders').values(order).execute();
+  await insertRow(db, 'orders', order);
 }
 
 export async function insertItems(db: Executor, items: Insertable<OrderItemsTable>[]): Promise<void> {
-  await db.insertInto('order_items').values(items).execute();
+  if (items.length === 1 && items[0]) await insertRow(db, 'order_items', items[0]);
+  else await db.insertInto('order_items').values(items).execute();
 }
 
 /** The order row, locked until the transaction ends (PostgreSQL): every item transition locks its order first. */
@@ -265,8 +281,4 @@ export async function findStuckItems(db: Executor, updatedBefore: number) {
     .orderBy('i.updated_at')
     .orderBy('i.id')
     .execute();
-}
-
-export async function findProduct(db: Executor, productId: string) {
-  return db.selectFrom('products').select(['id', 'name', 'operator_id', 'status']).where('id', '=', productId).executeTakeFirst();
 }

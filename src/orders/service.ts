@@ -1,4 +1,5 @@
 import type { Config } from '../config.js';
+import type { CatalogService } from '../catalog/service.js';
 import type { Database } from '../db/connection.js';
 import { ORDER_STATES, ORDER_TYPES, type Mode, type OrderState, type OrderType } from '../db/schema.js';
 import { AppError, badRequest, conflict } from '../http/errors.js';
@@ -102,9 +103,10 @@ export class OrderService {
   constructor(
     private readonly database: Database,
     private readonly config: Pick<Config, 'orderStuckAfterMs'>,
+    catalog: CatalogService,
     private readonly clock: () => number = Date.now,
   ) {
-    this.purchases = new PurchaseService(database, clock);
+    this.purchases = new PurchaseService(database, catalog, clock);
   }
 
   buySingle(buyer: Buyer, body: BuySingleBody): Promise<BuySingleResult> {

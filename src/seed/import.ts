@@ -1,4 +1,5 @@
 import { Value } from 'typebox/value';
+import { bumpCatalogVersion } from '../catalog/repository.js';
 import type { Database, Executor } from '../db/connection.js';
 import { refreshPlannerStatistics } from '../db/dialect.js';
 import { ROLES, type Role } from '../db/schema.js';
@@ -134,6 +135,8 @@ export async function importSeed(database: Database, seed: SeedFile, cipher: Cre
   const history = prepareOrderHistory(seed, now);
 
   await database.transaction(async (trx) => {
+    // Every API process reloads its in-memory catalog on its next request (catalog/service.ts).
+    if (operators.length + products.length + packages.length + rcPackages.length > 0) await bumpCatalogVersion(trx);
     for (const o of operators) {
       const row = { code: o.code, name: o.name, status: o.status, updated_at: now };
       await trx

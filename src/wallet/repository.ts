@@ -1,5 +1,5 @@
 import type { Database, Executor } from '../db/connection.js';
-import { prepared } from '../db/prepared.js';
+import { insertRow, prepared, preparedQuery } from '../db/prepared.js';
 import type { LedgerKind, Mode } from '../db/schema.js';
 
 const walletQuery = (db: Executor, profileId: string, mode: Mode) =>
@@ -45,14 +45,8 @@ export async function createWalletIfMissing(
  * Moves money in one statement that refuses to take either balance below zero.
  * Returns the balances after, or undefined when the wallet cannot afford it (nothing changed).
  */
-export async function applyDelta(
-  db: Executor,
-  walletId: string,
-  availableDelta: number,
-  heldDelta: number,
-  now: number,
-) {
-  return db
+const applyDeltaQuery = preparedQuery((db, walletId: string, availableDelta: number, heldDelta: number, now: number) =>
+  db
     .updateTable('wallets')
     .set((eb) => ({
       available: eb('available', '+', availableDelta),
@@ -63,8 +57,17 @@ export async function applyDelta(
     .where((eb) =>
       eb.and([eb(eb('available', '+', availableDelta), '>=', 0), eb(eb('held', '+', heldDelta), '>=', 0)]),
     )
-    .returning(['available', 'held'])
-    .executeTakeFirst();
+    .returning(['available', 'held']),
+);
+
+export async function applyDelta(
+  db: Executor,
+  walletId: string,
+  availableDelta: number,
+  heldDelta: number,
+  now: number,
+): Promise<{ available: number; held: number } | undefined> {
+  return (await applyDeltaQuery(db, walletId, availableDelta, heldDelta, now)).rows[0];
 }
 
 /**
@@ -105,7 +108,7 @@ export interface LedgerEntryInput {
 }
 
 export async function insertLedgerEntry(db: Executor, e: LedgerEntryInput): Promise<void> {
-  await insertLedgerEntries(db, [e]);
+  await insertRow(db, 'ledger_entries', ledgerRow(e));
 }
 
 const LEDGER_BATCH = 500;

@@ -1,4 +1,5 @@
 import type { Executor } from '../db/connection.js';
+import { insertRow } from '../db/prepared.js';
 import { lockSkipLocked, type DialectName } from '../db/dialect.js';
 import type { OutboxKind } from '../db/schema.js';
 
@@ -9,10 +10,7 @@ import type { OutboxKind } from '../db/schema.js';
  */
 
 export async function insertSubmit(db: Executor, orderItemId: string, now: number): Promise<void> {
-  await db
-    .insertInto('outbox')
-    .values({ order_item_id: orderItemId, kind: 'submit', run_at: now, tries: 0, created_at: now })
-    .execute();
+  await insertRow(db, 'outbox', { order_item_id: orderItemId, kind: 'submit', run_at: now, tries: 0, created_at: now });
 }
 
 export interface ClaimedRow {

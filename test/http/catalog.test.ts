@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { createTestApp, type TestApp } from '../helpers/app.js';
+import { createTestApp, useTestApp, type TestApp } from '../helpers/app.js';
+import { cliDatabaseEnv, runCli } from '../helpers/cli.js';
 import { KEYS } from '../helpers/keys.js';
 
 const KEY_BY_ROLE = {
@@ -163,5 +167,50 @@ describe('catalog reads', () => {
         includesPdf: false,
       },
     ]);
+  });
+});
+
+// The catalog is served from memory; a change committed by any process must be seen at once.
+describe('catalog changes', () => {
+  test('a price change imported by another process (cli import) is listed and charged on the next request', async (t) => {
+    const app = await useTestApp(t);
+    const listed = async () => {
+      const res = await app.call('GET', '/api/v1/data-packages?productId=prd_a', { key: KEYS.agentLive });
+      return (res.body.data as { _id: string; price: number }[]).map((p) => [p._id, p.price]);
+    };
+    assert.deepEqual(await listed(), [['pkg_a_1gb', 9], ['pkg_a_2gb', 20.5]]);
+
+    const change = {
+      operators: [{ id: 'op_a', code: 'OPA', name: 'Alpha Mobile', status: 'Active' }],
+      products: [{ id: 'prd_a', operatorId: 'op_a', name: 'Alpha Data', status: 'Available' }],
+      dataPackages: [
+        { id: 'pkg_a_1gb', operatorId: 'op_a', productId: 'prd_a', label: 'Alpha 1GB (30 days)', dataAmount: '1GB',
+          validity: '30', status: 'Active', price: 10.0, rolePrices: { Agent: 9.75 } },
+        { id: 'pkg_a_2gb', operatorId: 'op_a', productId: 'prd_a', label: 'Alpha 2GB (30 days)', dataAmount: '2GB',
+          validity: '30', status: 'Inactive', price: 20.5 },
+      ],
+    };
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'partner-api-catalog-')), 'change.json');
+    fs.writeFileSync(file, JSON.stringify(change));
+    const imported = await runCli(['import', file], cliDatabaseEnv(app.testDb));
+    assert.equal(imported.code, 0, imported.stderr);
+
+    assert.deepEqual(await listed(), [['pkg_a_1gb', 9.75]]);
+    const retired = await app.call('GET', '/api/v1/packages/pkg_a_2gb', { key: KEYS.agentLive });
+    assert.equal(retired.body.data.status, 'Inactive');
+    const before = await app.wallet('usr_agent', 'live');
+    const bought = await app.call('POST', '/api/v1/data-bundles/buy-single', {
+      key: KEYS.agentLive,
+      body: { operatorId: 'op_a', productId: 'prd_a', packageId: 'pkg_a_1gb', beneficiaryMsisdn: '0241234567' },
+    });
+    assert.equal(bought.status, 200, JSON.stringify(bought.body));
+    assert.equal(bought.body.data.amountCharged, 9.75);
+    assert.equal((await app.wallet('usr_agent', 'live')).available, before.available - 975);
+    const refused = await app.call('POST', '/api/v1/data-bundles/buy-single', {
+      key: KEYS.agentLive,
+      body: { operatorId: 'op_a', productId: 'prd_a', packageId: 'pkg_a_2gb', beneficiaryMsisdn: '0241234568' },
+    });
+    assert.equal(refused.status, 400);
+    assert.match(refused.body.error.message, /pkg_a_2gb is not active/);
   });
 });
