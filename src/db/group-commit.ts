@@ -1,7 +1,15 @@
-import { sql, type Kysely } from 'kysely';
+import { CompiledQuery, type Kysely } from 'kysely';
 import type { DB } from './schema.js';
 
 type Work<T> = (trx: Kysely<DB>) => Promise<T>;
+
+// Compiled once: every unit of work runs two of these around its own statements.
+const BEGIN = CompiledQuery.raw('begin immediate');
+const COMMIT = CompiledQuery.raw('commit');
+const ROLLBACK = CompiledQuery.raw('rollback');
+const SAVEPOINT = CompiledQuery.raw('savepoint unit');
+const RELEASE = CompiledQuery.raw('release unit');
+const ROLLBACK_TO = CompiledQuery.raw('rollback to unit');
 
 interface Pending {
   work: Work<unknown>;
@@ -58,23 +66,23 @@ export class GroupCommitter {
     const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
     try {
       await this.db.connection().execute(async (conn) => {
-        await sql`begin immediate`.execute(conn);
+        await conn.executeQuery(BEGIN);
         try {
           for (const unit of batch) {
-            await sql`savepoint unit`.execute(conn);
+            await conn.executeQuery(SAVEPOINT);
             try {
               const value = await unit.work(conn);
-              await sql`release unit`.execute(conn);
+              await conn.executeQuery(RELEASE);
               outcomes.push({ ok: true, value });
             } catch (error) {
-              await sql`rollback to unit`.execute(conn);
-              await sql`release unit`.execute(conn);
+              await conn.executeQuery(ROLLBACK_TO);
+              await conn.executeQuery(RELEASE);
               outcomes.push({ ok: false, error });
             }
           }
-          await sql`commit`.execute(conn);
+          await conn.executeQuery(COMMIT);
         } catch (error) {
-          if (this.options.inTransaction()) await sql`rollback`.execute(conn);
+          if (this.options.inTransaction()) await conn.executeQuery(ROLLBACK);
           throw error;
         }
       });

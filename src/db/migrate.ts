@@ -3,6 +3,7 @@ import type { Database } from './connection.js';
 import type { DialectName } from './dialect.js';
 import * as initial from './migrations/0001_initial.js';
 import * as catalogVersion from './migrations/0002_catalog_version.js';
+import * as dropOrdersStateIndex from './migrations/0003_drop_orders_state_index.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: DialectName): Promise<void>;
@@ -12,6 +13,7 @@ interface DialectMigration {
 const MIGRATIONS: Record<string, DialectMigration> = {
   '0001_initial': initial,
   '0002_catalog_version': catalogVersion,
+  '0003_drop_orders_state_index': dropOrdersStateIndex,
 };
 
 class StaticProvider implements MigrationProvider {

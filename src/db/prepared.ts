@@ -1,4 +1,4 @@
-import { CompiledQuery, type Insertable, type Kysely, type QueryResult } from 'kysely';
+import { CompiledQuery, type Insertable, type Kysely, type QueryResult, type Updateable } from 'kysely';
 import type { Database, Executor } from './connection.js';
 import type { DB } from './schema.js';
 
@@ -106,4 +106,41 @@ export async function insertRow<T extends keyof DB & string>(executor: Executor,
   }
   const parameters = compiled.slots.map((slot) => (slot.arg === undefined ? slot.value : (record[columns[slot.arg] ?? ''] ?? null)));
   await executor.executeQuery(CompiledQuery.raw(compiled.sql, parameters));
+}
+
+const updatesByDialect = new WeakMap<object, Map<string, Compiled>>();
+
+/**
+ * `update <table> set <the given columns> where id = ?` with a statement compiled once per table
+ * and set of columns; returns the number of rows changed.
+ */
+export async function updateById<T extends keyof DB & string>(
+  executor: Executor,
+  table: T,
+  id: string,
+  values: Updateable<DB[T]>,
+): Promise<number> {
+  const record = values as Record<string, unknown>;
+  const columns = Object.keys(record).filter((column) => record[column] !== undefined);
+  const key = `${table}(${columns.join(',')})`;
+  const dialect = dialectKey(executor);
+  let updates = updatesByDialect.get(dialect);
+  if (!updates) updatesByDialect.set(dialect, (updates = new Map()));
+  let compiled = updates.get(key);
+  if (!compiled) {
+    const set = Object.fromEntries(columns.map((column, i) => [column, `${SENTINEL}${i}`]));
+    // Typed per table by the signature; the builder only needs the names to compile.
+    const query = (executor as unknown as Kysely<Record<string, Record<string, unknown>>>)
+      .updateTable(table as string)
+      .set(set)
+      .where('id', '=', `${SENTINEL}${columns.length}`);
+    compiled = compileWithSentinels(query);
+    updates.set(key, compiled);
+  }
+  const parameters = compiled.slots.map((slot) => {
+    if (slot.arg === undefined) return slot.value;
+    return slot.arg === columns.length ? id : (record[columns[slot.arg] ?? ''] ?? null);
+  });
+  const result = await executor.executeQuery(CompiledQuery.raw(compiled.sql, parameters));
+  return Number(result.numAffectedRows ?? 0);
 }

@@ -1,5 +1,5 @@
 import type { Database, Executor } from '../db/connection.js';
-import { insertRow, prepared } from '../db/prepared.js';
+import { insertRow, prepared, preparedQuery, updateById } from '../db/prepared.js';
 import { lockForUpdate, type DialectName } from '../db/dialect.js';
 import type {
   ItemStatus,
@@ -68,9 +68,16 @@ export async function insertItems(db: Executor, items: Insertable<OrderItemsTabl
   else await db.insertInto('order_items').values(items).execute();
 }
 
+const orderLocked = {
+  sqlite: preparedQuery((db, orderId: string) => lockForUpdate(db.selectFrom('orders').selectAll().where('id', '=', orderId), 'sqlite')),
+  postgres: preparedQuery((db, orderId: string) =>
+    lockForUpdate(db.selectFrom('orders').selectAll().where('id', '=', orderId), 'postgres'),
+  ),
+};
+
 /** The order row, locked until the transaction ends (PostgreSQL): every item transition locks its order first. */
 export async function lockOrder(db: Executor, dialect: DialectName, orderId: string) {
-  return lockForUpdate(db.selectFrom('orders').selectAll().where('id', '=', orderId), dialect).executeTakeFirst();
+  return (await orderLocked[dialect](db, orderId)).rows[0];
 }
 
 export async function findOwnedOrder(db: Executor, orderId: string, profileId: string, mode: Mode) {
@@ -98,14 +105,17 @@ export async function findItems(db: Executor, orderIds: string[]) {
     .execute();
 }
 
-export async function findItem(db: Executor, itemId: string) {
-  return db
+const itemById = preparedQuery((db, itemId: string) =>
+  db
     .selectFrom('order_items as i')
     .innerJoin('orders as o', 'o.id', 'i.order_id')
     .selectAll('i')
     .select(['o.profile_id', 'o.is_bulk'])
-    .where('i.id', '=', itemId)
-    .executeTakeFirst();
+    .where('i.id', '=', itemId),
+);
+
+export async function findItem(db: Executor, itemId: string) {
+  return (await itemById(db, itemId)).rows[0];
 }
 
 export async function findItemByProviderRef(db: Executor, providerRef: string) {
@@ -117,22 +127,28 @@ export async function markItemSubmitted(
   db: Executor,
   s: { itemId: string; attempt: number; providerRef: string; now: number },
 ): Promise<boolean> {
-  const result = await db
-    .updateTable('order_items')
-    .set({ status: 'processing', provider_ref: s.providerRef, submitted_at: s.now, updated_at: s.now })
-    .where('id', '=', s.itemId)
-    .where('attempt', '=', s.attempt)
-    .where('status', '=', 'pending')
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+  const result = await itemSubmitted(db, s.itemId, s.attempt, s.providerRef, s.now);
+  return Number(result.numAffectedRows) > 0;
 }
 
-export async function markOrderSubmitted(db: Executor, orderId: string, now: number): Promise<void> {
-  await db
+const itemSubmitted = preparedQuery((db, itemId: string, attempt: number, providerRef: string, now: number) =>
+  db
+    .updateTable('order_items')
+    .set({ status: 'processing', provider_ref: providerRef, submitted_at: now, updated_at: now })
+    .where('id', '=', itemId)
+    .where('attempt', '=', attempt)
+    .where('status', '=', 'pending'),
+);
+
+const orderSubmitted = preparedQuery((db, orderId: string, now: number) =>
+  db
     .updateTable('orders')
     .set((eb) => ({ submitted_at: eb.fn.coalesce('submitted_at', eb.val(now)), updated_at: now }))
-    .where('id', '=', orderId)
-    .execute();
+    .where('id', '=', orderId),
+);
+
+export async function markOrderSubmitted(db: Executor, orderId: string, now: number): Promise<void> {
+  await orderSubmitted(db, orderId, now);
 }
 
 /**
@@ -143,20 +159,40 @@ export async function settleItemRow(
   db: Executor,
   s: { itemId: string; attempt: number; from: ItemStatus[]; outcome: 'completed' | 'failed'; errorMessage: string | null; now: number },
 ): Promise<boolean> {
+  const errorMessage = s.outcome === 'failed' ? s.errorMessage : null;
+  const completedAt = s.outcome === 'completed' ? s.now : null;
+  if (s.from.length === 1 && s.from[0] === 'processing') {
+    // The worker's settlement: compiled once.
+    const result = await settleProcessing(db, s.itemId, s.attempt, s.outcome, errorMessage, completedAt, s.now);
+    return Number(result.numAffectedRows) > 0;
+  }
   const result = await db
     .updateTable('order_items')
-    .set({
-      status: s.outcome,
-      error_message: s.outcome === 'failed' ? s.errorMessage : null,
-      completed_at: s.outcome === 'completed' ? s.now : null,
-      updated_at: s.now,
-    })
+    .set({ status: s.outcome, error_message: errorMessage, completed_at: completedAt, updated_at: s.now })
     .where('id', '=', s.itemId)
     .where('attempt', '=', s.attempt)
     .where('status', 'in', s.from)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
+
+const settleProcessing = preparedQuery(
+  (
+    db,
+    itemId: string,
+    attempt: number,
+    outcome: 'completed' | 'failed',
+    errorMessage: string | null,
+    completedAt: number | null,
+    now: number,
+  ) =>
+    db
+      .updateTable('order_items')
+      .set({ status: outcome, error_message: errorMessage, completed_at: completedAt, updated_at: now })
+      .where('id', '=', itemId)
+      .where('attempt', '=', attempt)
+      .where('status', '=', 'processing'),
+);
 
 export interface ItemCounts {
   open: number;
@@ -166,13 +202,12 @@ export interface ItemCounts {
   firstError: string | null;
 }
 
+const itemStatuses = preparedQuery((db, orderId: string) =>
+  db.selectFrom('order_items').select(['status', 'error_message']).where('order_id', '=', orderId).orderBy('idx'),
+);
+
 export async function itemCounts(db: Executor, orderId: string): Promise<ItemCounts> {
-  const rows = await db
-    .selectFrom('order_items')
-    .select(['status', 'error_message'])
-    .where('order_id', '=', orderId)
-    .orderBy('idx')
-    .execute();
+  const { rows } = await itemStatuses(db, orderId);
   const counts: ItemCounts = { open: 0, completed: 0, failed: 0, total: rows.length, firstError: null };
   for (const r of rows) {
     if (r.status === 'completed') counts.completed++;
@@ -185,7 +220,7 @@ export async function itemCounts(db: Executor, orderId: string): Promise<ItemCou
 }
 
 export async function updateOrder(db: Executor, orderId: string, update: OrderUpdate): Promise<void> {
-  await db.updateTable('orders').set(update).where('id', '=', orderId).execute();
+  await updateById(db, 'orders', orderId, update);
 }
 
 /** failed → pending as attempt + 1 at `amount`; false if the item is not (or no longer) failed at `attempt`. */

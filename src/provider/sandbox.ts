@@ -35,7 +35,7 @@ export class SandboxProvider implements DataProvider {
   }
 
   async poll(providerRef: string): Promise<PollResult> {
-    const submission = await repo.findSubmission(this.database.read, providerRef);
+    const submission = await repo.findSubmission(this.database, providerRef);
     if (!submission) throw new ProviderError(`sandbox: unknown reference ${providerRef}`, false);
     const outcomeAt = Number(submission.accepted_at) + this.settleMs;
     if (this.clock() < outcomeAt) return { status: 'pending', retryAt: outcomeAt };

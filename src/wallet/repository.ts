@@ -5,8 +5,10 @@ import type { LedgerKind, Mode } from '../db/schema.js';
 const walletQuery = (db: Executor, profileId: string, mode: Mode) =>
   db.selectFrom('wallets').selectAll().where('profile_id', '=', profileId).where('mode', '=', mode);
 
+const walletInUnit = preparedQuery((db, profileId: string, mode: Mode) => walletQuery(db, profileId, mode));
+
 export async function findWallet(db: Executor, profileId: string, mode: Mode) {
-  return walletQuery(db, profileId, mode).executeTakeFirst();
+  return (await walletInUnit(db, profileId, mode)).rows[0];
 }
 
 const walletPrepared = prepared((db, profileId: string, mode: Mode) => walletQuery(db, profileId, mode));

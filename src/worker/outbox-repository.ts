@@ -1,5 +1,5 @@
 import type { Executor } from '../db/connection.js';
-import { insertRow } from '../db/prepared.js';
+import { insertRow, preparedQuery } from '../db/prepared.js';
 import { lockSkipLocked, type DialectName } from '../db/dialect.js';
 import type { OutboxKind } from '../db/schema.js';
 
@@ -66,14 +66,16 @@ export async function nextDueAt(db: Executor): Promise<number | null> {
 }
 
 /** After a submission was accepted: poll next, at `runAt`. Only the lease holder may do this. */
-export async function markSubmitted(db: Executor, id: number, workerId: string, runAt: number): Promise<boolean> {
-  const result = await db
+const submitted = preparedQuery((db, id: number, workerId: string, runAt: number) =>
+  db
     .updateTable('outbox')
     .set({ kind: 'poll', run_at: runAt, tries: 0, locked_by: null, locked_until: null, last_error: null })
     .where('id', '=', id)
-    .where('locked_by', '=', workerId)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+    .where('locked_by', '=', workerId),
+);
+
+export async function markSubmitted(db: Executor, id: number, workerId: string, runAt: number): Promise<boolean> {
+  return Number((await submitted(db, id, workerId, runAt)).numAffectedRows) > 0;
 }
 
 /** Releases the lease and runs the row again at `runAt`; an error bumps `tries` and is kept. */
@@ -97,8 +99,10 @@ export async function reschedule(
   return Number(result.numUpdatedRows) > 0;
 }
 
+const deleteItemRow = preparedQuery((db, orderItemId: string) => db.deleteFrom('outbox').where('order_item_id', '=', orderItemId));
+
 export async function deleteForItem(db: Executor, orderItemId: string): Promise<void> {
-  await db.deleteFrom('outbox').where('order_item_id', '=', orderItemId).execute();
+  await deleteItemRow(db, orderItemId);
 }
 
 /** Drops a row this worker holds (its item needs no more provider steps). */
