@@ -268,11 +268,10 @@ export interface OrderListFilter {
   limit: number;
 }
 
-/** Newest first, keyset on (created_at desc, id desc): stable while new orders arrive. */
-export async function listOrders(db: Executor, f: OrderListFilter) {
+function listQuery(db: Executor, f: OrderListFilter) {
   let query = db
     .selectFrom('orders')
-    .selectAll()
+    .select(['id', 'state', 'submitted_at', 'updated_at', 'created_at', 'is_bulk'])
     .where('profile_id', '=', f.profileId)
     .where('mode', '=', f.mode);
   if (f.types !== null) query = query.where('order_type', 'in', f.types);
@@ -286,7 +285,51 @@ export async function listOrders(db: Executor, f: OrderListFilter) {
       ]),
     );
   }
-  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(f.limit).execute();
+  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(f.limit);
+}
+
+export type OrderListKey = Awaited<ReturnType<typeof listOrderKeys>>[number];
+
+type ListRunner = (
+  database: Database,
+  profileId: string,
+  mode: Mode,
+  state: OrderState,
+  afterCreatedAt: number,
+  afterId: string,
+  limit: number,
+) => Promise<{ id: string; state: OrderState; submitted_at: number | null; updated_at: number; created_at: number; is_bulk: number }[]>;
+
+/** One compiled statement per shape of filter (the type list is part of the SQL, the rest are parameters). */
+const listRunners = new Map<string, ListRunner>();
+
+/**
+ * A page of the caller's orders, newest first, keyset on (created_at desc, id desc): stable while
+ * new orders arrive. Only what identifies each order and its version (service.ts renders them).
+ */
+export async function listOrderKeys(database: Database, f: OrderListFilter) {
+  const shape = `${f.types === null ? '*' : f.types.join(',')}|${f.state !== null}|${f.after !== null}`;
+  let run = listRunners.get(shape);
+  if (!run) {
+    const { types, state, after } = f;
+    run = prepared((db, profileId: string, mode: Mode, stateArg: OrderState, afterCreatedAt: number, afterId: string, limit: number) =>
+      listQuery(db, {
+        profileId,
+        mode,
+        types,
+        state: state === null ? null : stateArg,
+        after: after === null ? null : { createdAt: afterCreatedAt, id: afterId },
+        limit,
+      }),
+    );
+    listRunners.set(shape, run);
+  }
+  return run(database, f.profileId, f.mode, f.state ?? 'completed', f.after?.createdAt ?? 0, f.after?.id ?? '', f.limit);
+}
+
+export async function findOrdersByIds(db: Executor, orderIds: string[]) {
+  if (orderIds.length === 0) return [];
+  return db.selectFrom('orders').selectAll().where('id', 'in', orderIds).execute();
 }
 
 /** Open deliveries not moved for `olderThan` ms or more, with their outbox state. */

@@ -20,6 +20,7 @@ import { post } from '../wallet/service.js';
 import { decodeCursor, encodeCursor, type KeysetPosition } from '../lib/cursor.js';
 import { PurchaseService, type Buyer } from './purchase.js';
 import * as repo from './repository.js';
+import { OrderViewCache } from './view-cache.js';
 import { toOrderView, toStatusView } from './views.js';
 
 export type { Buyer } from './purchase.js';
@@ -97,8 +98,12 @@ export interface Reversal {
   availableAfter: number;
 }
 
+/** Views kept for the order lists: ~1 KB each. */
+const ORDER_VIEW_CACHE_SIZE = 50_000;
+
 export class OrderService {
   private readonly purchases: PurchaseService;
+  private readonly views = new OrderViewCache(ORDER_VIEW_CACHE_SIZE);
 
   constructor(
     private readonly database: Database,
@@ -121,10 +126,14 @@ export class OrderService {
     return this.purchases.retryRecipient(buyer, body);
   }
 
-  /** Spec 4.11: the caller's own orders of the key's mode, newest first, keyset-paginated. */
+  /**
+   * Spec 4.11: the caller's own orders of the key's mode, newest first, keyset-paginated. The page
+   * is read as ids and versions; single orders already rendered at that version come from the
+   * view cache, the rest (and every bulk order) are read in full with one query.
+   */
   async list(reader: Reader, query: OrdersQuery): Promise<OrderPage> {
     const q = parseListQuery(query);
-    const rows = await repo.listOrders(this.database.read, {
+    const keys = await repo.listOrderKeys(this.database, {
       profileId: reader.profileId,
       mode: reader.mode,
       types: q.types,
@@ -132,13 +141,28 @@ export class OrderService {
       after: q.after,
       limit: q.limit + 1,
     });
-    const page = rows.slice(0, q.limit);
-    const bulkIds = page.filter((o) => o.is_bulk === 1).map((o) => o.id);
-    const items = await repo.findItems(this.database.read, bulkIds);
+    const page = keys.slice(0, q.limit);
+    const cached = page.map((k) => (k.is_bulk === 1 ? undefined : this.views.get(k)));
+    const missing = page.filter((_, i) => cached[i] === undefined).map((k) => k.id);
+    const fresh = new Map<string, Order>();
+    if (missing.length > 0) {
+      const rows = await repo.findOrdersByIds(this.database.read, missing);
+      const items = await repo.findItems(
+        this.database.read,
+        rows.filter((o) => o.is_bulk === 1).map((o) => o.id),
+      );
+      for (const row of rows) {
+        const view = toOrderView(row, items.filter((i) => i.order_id === row.id));
+        // Keyed by the row read in full: it may be newer than the page's key, never older.
+        if (row.is_bulk !== 1) this.views.set(row, view);
+        fresh.set(row.id, view);
+      }
+    }
     const last = page[page.length - 1];
     return {
-      orders: page.map((o) => toOrderView(o, items.filter((i) => i.order_id === o.id))),
-      isDone: rows.length <= q.limit,
+      // Orders are never deleted, so every id of the page is found.
+      orders: page.flatMap((k, i) => cached[i] ?? fresh.get(k.id) ?? []),
+      isDone: keys.length <= q.limit,
       continueCursor: last
         ? encodeCursor({ createdAt: Number(last.created_at), id: last.id })
         : q.after

@@ -205,6 +205,33 @@ describe('GET /orders, /orders/{id}, /orders/{id}/status (spec 4.11–4.13)', ()
     assert.ok(done.bulkRecipients.every((r: { status: string; completedAt: number | null }) => r.status === 'completed' && r.completedAt !== null));
   });
 
+  test('the list shows each change of an order as it happens, exactly as the single read does', async () => {
+    const worker = newWorker(t);
+    const orderId = (await buySingle(t, KEYS.agentLive, '0244530009')).body.data.orderId as string;
+    const listed = async () => {
+      const orders = (await list(KEYS.agentLive, '?limit=100')).body.data.orders as unknown as { _id: string }[];
+      const one = (await t.call('GET', `/api/v1/orders/${orderId}`, { key: KEYS.agentLive })).body.data;
+      assert.deepEqual(orders.find((o) => o._id === orderId), one);
+      return one as { state: string; submittedAt: number | null; completedAt: number | null };
+    };
+    const accepted = await listed();
+    assert.deepEqual([accepted.state, accepted.submittedAt], ['processing', null]);
+
+    await worker.runOnce(); // submits; the outcome comes SANDBOX_SETTLE_MS later
+    const submitted = await listed();
+    assert.equal(submitted.state, 'processing');
+    assert.notEqual(submitted.submittedAt, null);
+
+    await waitFor('the delivery to settle', async () => {
+      await worker.drain();
+      return (await listed()).state === 'completed';
+    });
+    assert.notEqual((await listed()).completedAt, null);
+
+    await t.ctx.orders.reverse(orderId, 'test reversal');
+    assert.equal((await listed()).state, 'reversed');
+  });
+
   test("another owner's order, or the other mode's, is 404 ORDER_NOT_FOUND on every order path; nothing else exists under an order", async () => {
     const mine = (await buySingle(t, KEYS.superLive, '0244540001')).body.data.orderId;
     for (const key of [KEYS.agentLive, KEYS.customerLive, KEYS.superTest]) {
