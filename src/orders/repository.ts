@@ -268,7 +268,7 @@ export interface OrderListFilter {
   limit: number;
 }
 
-function listQuery(db: Executor, f: OrderListFilter) {
+export function orderListQuery(db: Executor, f: OrderListFilter) {
   let query = db
     .selectFrom('orders')
     .select(['id', 'state', 'submitted_at', 'updated_at', 'created_at', 'is_bulk'])
@@ -278,12 +278,9 @@ function listQuery(db: Executor, f: OrderListFilter) {
   if (f.state !== null) query = query.where('state', '=', f.state);
   const after = f.after;
   if (after !== null) {
-    query = query.where((eb) =>
-      eb.or([
-        eb('created_at', '<', after.createdAt),
-        eb.and([eb('created_at', '=', after.createdAt), eb('id', '<', after.id)]),
-      ]),
-    );
+    // A row-value comparison: both engines seek the index to it. Spelled as
+    // "created_at < ? or (created_at = ? and id < ?)" SQLite scans every newer order first.
+    query = query.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(after.createdAt, after.id)));
   }
   return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(f.limit);
 }
@@ -313,7 +310,7 @@ export async function listOrderKeys(database: Database, f: OrderListFilter) {
   if (!run) {
     const { types, state, after } = f;
     run = prepared((db, profileId: string, mode: Mode, stateArg: OrderState, afterCreatedAt: number, afterId: string, limit: number) =>
-      listQuery(db, {
+      orderListQuery(db, {
         profileId,
         mode,
         types,

@@ -54,7 +54,8 @@ export async function listOwnTopUps(
   const after = filter.after;
   if (after) {
     query = query.where((eb) =>
-      eb.or([eb('created_at', '<', after.createdAt), eb.and([eb('created_at', '=', after.createdAt), eb('id', '<', after.id)])]),
+      // Row values: the index is sought to the cursor (see orders/repository.ts orderListQuery).
+      eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(after.createdAt, after.id)),
     );
   }
   return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(filter.limit).execute();

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import SQLite from 'better-sqlite3';
-import { inFlightQuery } from '../../src/orders/repository.js';
+import { inFlightQuery, orderListQuery } from '../../src/orders/repository.js';
 import { createTestApp, TEST_DIALECT, type TestApp } from '../helpers/app.js';
 
 /** Queries on every purchase must use their index, whatever the table size. */
@@ -11,6 +11,30 @@ describe('query plans of the purchase path (SQLite)', { skip: TEST_DIALECT !== '
     t = await createTestApp({ seed: null });
   });
   after(() => t.close());
+
+  const planOf = (compiled: { sql: string; parameters: readonly unknown[] }) => {
+    const raw = new SQLite(t.database.sqlitePath ?? '', { readonly: true });
+    try {
+      const plan = raw.prepare(`explain query plan ${compiled.sql}`).all(...compiled.parameters) as { detail: string }[];
+      return plan.map((p) => p.detail).join('; ');
+    } finally {
+      raw.close();
+    }
+  };
+
+  test('a later page of the order list seeks the index to its cursor instead of reading every newer order', () => {
+    const details = planOf(
+      orderListQuery(t.database.read, {
+        profileId: 'usr_x',
+        mode: 'live',
+        types: ['data', 'result_checker'],
+        state: null,
+        after: { createdAt: 1_700_000_000_000, id: 'ord_x' },
+        limit: 21,
+      }).compile(),
+    );
+    assert.match(details, /USING INDEX orders_owner_recent \(profile_id=\? AND mode=\? AND \(created_at,id\)<\(\?,\?\)\)/, details);
+  });
 
   test('the in-flight lookup searches the partial index instead of scanning every order item', () => {
     const compiled = inFlightQuery(t.database.read, 'live', ['233244000001', '233244000002']).compile();
