@@ -43,7 +43,7 @@ export function createContext(config: Config, database: Database, log: Logger, c
     cipher,
     log,
     wallets,
-    profiles: new ProfileService(database, wallets, log),
+    profiles: new ProfileService(database, log),
     catalog,
     orders: new OrderService(database, config, catalog),
     resultChecker: new ResultCheckerService(database, cipher),

@@ -13,9 +13,12 @@ import * as repo from './repository.js';
  * wallet, outbox), so concurrent settlements of one bulk order see each other's counts.
  */
 
-/** The order's state, counts and times derived from its items (spec 3.1, decisions §6). */
-export async function refreshOrder(trx: Executor, order: OrderRow, now: number): Promise<void> {
-  const counts = await repo.itemCounts(trx, order.id);
+/**
+ * The order's state, counts and times derived from its items (spec 3.1, decisions §6). `counts`
+ * may be given when the caller knows them (a single order's one item just settled).
+ */
+export async function refreshOrder(trx: Executor, order: OrderRow, now: number, known?: repo.ItemCounts): Promise<void> {
+  const counts = known ?? (await repo.itemCounts(trx, order.id));
   const update: OrderUpdate = { updated_at: now };
   if (order.is_bulk === 1) {
     update.bulk_completed_count = counts.completed;
@@ -90,20 +93,19 @@ export async function settleItem(trx: Executor, dialect: DialectName, s: Settlem
   if (!found) return false;
   const order = await repo.lockOrder(trx, dialect, found.order_id);
   if (!order) return false;
+  const errorMessage = s.outcome.status === 'failed' ? s.outcome.errorMessage : null;
   const settled = await repo.settleItemRow(trx, {
     itemId: s.itemId,
     attempt: s.attempt,
     from: s.from,
     outcome: s.outcome.status,
-    errorMessage: s.outcome.status === 'failed' ? s.outcome.errorMessage : null,
+    errorMessage,
     now: s.now,
   });
   if (!settled) return false;
 
-  // Re-read under the lock: the amount belongs to this attempt.
-  const item = await repo.findItem(trx, s.itemId);
-  if (!item) throw new Error(`order item ${s.itemId} vanished while settling`);
-  const amount = Number(item.amount);
+  // The amount returned by the guarded update is this attempt's own.
+  const amount = Number(settled.amount);
   const wallet = await walletRepo.findWallet(trx, order.profile_id, order.mode);
   if (!wallet) throw new Error(`wallet of order ${order.id} not found`);
   const completed = s.outcome.status === 'completed';
@@ -115,15 +117,20 @@ export async function settleItem(trx: Executor, dialect: DialectName, s: Settlem
       availableDelta: completed ? 0 : amount,
       heldDelta: -amount,
       orderId: order.id,
-      orderItemId: item.id,
-      idempotencyKey: `${completed ? 'settle' : 'release'}:${item.id}:${s.attempt}`,
+      orderItemId: s.itemId,
+      idempotencyKey: `${completed ? 'settle' : 'release'}:${s.itemId}:${s.attempt}`,
       memo: completed ? 'Data bundle delivered' : 'Data bundle not delivered: hold returned',
     },
     s.now,
   );
   // The hold of this attempt is in `held`; anything else means the books are already wrong.
-  if (!after) throw new Error(`held balance of wallet ${wallet.id} is below the hold of item ${item.id}`);
-  await outbox.deleteForItem(trx, item.id);
-  await refreshOrder(trx, order, s.now);
+  if (!after) throw new Error(`held balance of wallet ${wallet.id} is below the hold of item ${s.itemId}`);
+  await outbox.deleteForItem(trx, s.itemId);
+  // A single order has this one item: its counts need no query.
+  const single: repo.ItemCounts | undefined =
+    order.is_bulk === 1
+      ? undefined
+      : { open: 0, completed: completed ? 1 : 0, failed: completed ? 0 : 1, total: 1, firstError: errorMessage };
+  await refreshOrder(trx, order, s.now, single);
   return true;
 }

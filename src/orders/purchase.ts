@@ -33,6 +33,14 @@ export interface Buyer {
   profileId: string;
   mode: Mode;
   role: Role;
+  /** The wallet of `mode` when the caller already read it (with the API key); else it is looked up. */
+  walletId?: string | null;
+}
+
+/** The buyer's wallet id inside the unit of work; null when the profile has no wallet in that mode. */
+async function walletIdOf(trx: Executor, buyer: Buyer): Promise<string | null> {
+  if (buyer.walletId) return buyer.walletId;
+  return (await walletRepo.findWallet(trx, buyer.profileId, buyer.mode))?.id ?? null;
 }
 
 type BuyCode = Extract<ErrorCode, 'BUY_DATA_FAILED' | 'BUY_DATA_BULK_FAILED'>;
@@ -276,8 +284,8 @@ export class PurchaseService {
       const placed = await withShortReference('DB', (reference) =>
         this.database.transaction(async (trx) => {
           const now = this.clock();
-          const wallet = await walletRepo.findWallet(trx, buyer.profileId, buyer.mode);
-          if (!wallet) throw insufficient(code, 0, price);
+          const walletId = await walletIdOf(trx, buyer);
+          if (walletId === null) throw insufficient(code, 0, price);
           const orderId = newId('ord');
           const item = newItem(orderId, 0, buyer.mode, msisdn, pkg, now);
           const order = newOrder(
@@ -295,7 +303,7 @@ export class PurchaseService {
             { payment_reference: paymentReference, anonymous_id: body.anonymousId?.trim() || null },
             now,
           );
-          const { before, after } = await placeOrder(trx, code, wallet.id, order, [item], now);
+          const { before, after } = await placeOrder(trx, code, walletId, order, [item], now);
           return { orderId, reference, before, after };
         }),
       );
@@ -351,8 +359,8 @@ export class PurchaseService {
       const placed = await withShortReference('DB', (reference) =>
         this.database.transaction(async (trx) => {
           const now = this.clock();
-          const wallet = await walletRepo.findWallet(trx, buyer.profileId, buyer.mode);
-          if (!wallet) throw insufficient(code, 0, total);
+          const walletId = await walletIdOf(trx, buyer);
+          if (walletId === null) throw insufficient(code, 0, total);
           const orderId = newId('ord');
           const items = lines.map((l, idx) => newItem(orderId, idx, buyer.mode, l.msisdn, l.pkg, now));
           const order = newOrder(
@@ -370,7 +378,7 @@ export class PurchaseService {
             { bulk_completed_count: 0, bulk_failed_count: 0 },
             now,
           );
-          const { before, after } = await placeOrder(trx, code, wallet.id, order, items, now);
+          const { before, after } = await placeOrder(trx, code, walletId, order, items, now);
           return { orderId, reference, before, after };
         }),
       );
@@ -429,9 +437,9 @@ export class PurchaseService {
         }
         const reopened = await repo.reopenItem(trx, { itemId: item.id, attempt: attempt - 1, amount: price, now });
         if (!reopened) throw conflict(code, `Recipient ${msisdn} is no longer failed; only a failed recipient can be retried`);
-        const wallet = await walletRepo.findWallet(trx, buyer.profileId, buyer.mode);
-        if (!wallet) throw insufficient(code, 0, price);
-        const after = await hold(trx, code, { walletId: wallet.id, itemId: item.id, attempt, orderId: order.id, amount: price }, now);
+        const walletId = await walletIdOf(trx, buyer);
+        if (walletId === null) throw insufficient(code, 0, price);
+        const after = await hold(trx, code, { walletId, itemId: item.id, attempt, orderId: order.id, amount: price }, now);
         await outbox.insertSubmit(trx, item.id, now);
         await refreshOrder(trx, locked, now);
         return { before: after.available + price, after: after.available };

@@ -153,27 +153,27 @@ export async function markOrderSubmitted(db: Executor, orderId: string, now: num
 
 /**
  * The settlement guard: moves attempt `attempt` of the item from one of `from` to its outcome.
- * Returns false when it is no longer there (already settled, or retried since): do nothing then.
+ * Returns the settled item's amount (that of this attempt), or undefined when it is no longer
+ * there (already settled, or retried since): do nothing then.
  */
 export async function settleItemRow(
   db: Executor,
   s: { itemId: string; attempt: number; from: ItemStatus[]; outcome: 'completed' | 'failed'; errorMessage: string | null; now: number },
-): Promise<boolean> {
+): Promise<{ amount: number } | undefined> {
   const errorMessage = s.outcome === 'failed' ? s.errorMessage : null;
   const completedAt = s.outcome === 'completed' ? s.now : null;
   if (s.from.length === 1 && s.from[0] === 'processing') {
     // The worker's settlement: compiled once.
-    const result = await settleProcessing(db, s.itemId, s.attempt, s.outcome, errorMessage, completedAt, s.now);
-    return Number(result.numAffectedRows) > 0;
+    return (await settleProcessing(db, s.itemId, s.attempt, s.outcome, errorMessage, completedAt, s.now)).rows[0];
   }
-  const result = await db
+  return db
     .updateTable('order_items')
     .set({ status: s.outcome, error_message: errorMessage, completed_at: completedAt, updated_at: s.now })
     .where('id', '=', s.itemId)
     .where('attempt', '=', s.attempt)
     .where('status', 'in', s.from)
+    .returning('amount')
     .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
 }
 
 const settleProcessing = preparedQuery(
@@ -191,7 +191,8 @@ const settleProcessing = preparedQuery(
       .set({ status: outcome, error_message: errorMessage, completed_at: completedAt, updated_at: now })
       .where('id', '=', itemId)
       .where('attempt', '=', attempt)
-      .where('status', '=', 'processing'),
+      .where('status', '=', 'processing')
+      .returning('amount'),
 );
 
 export interface ItemCounts {

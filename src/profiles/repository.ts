@@ -6,12 +6,14 @@ const keyByHash = prepared((db, keyHash: string) =>
   db
     .selectFrom('api_keys as k')
     .innerJoin('profiles as p', 'p.id', 'k.profile_id')
+    .leftJoin('wallets as w', (join) => join.onRef('w.profile_id', '=', 'k.profile_id').onRef('w.mode', '=', 'k.mode'))
     .select(['k.id as key_id', 'k.mode', 'k.revoked', 'k.last_used_at'])
+    .select(['w.id as wallet_id', 'w.available as wallet_available', 'w.held as wallet_held'])
     .selectAll('p')
     .where('k.key_hash', '=', keyHash),
 );
 
-/** The key (revoked or not) and its profile: runs on every authenticated request. */
+/** The key (revoked or not), its profile and the wallet of its mode: runs on every authenticated request. */
 export async function findKeyByHash(database: Database, keyHash: string) {
   return (await keyByHash(database, keyHash))[0];
 }

@@ -3,7 +3,6 @@ import type { Mode, ProfileRow, Role } from '../db/schema.js';
 import { AppError, forbidden, unauthorized } from '../http/errors.js';
 import type { Profile } from '../http/schemas/profile.js';
 import { toGhs } from '../lib/money.js';
-import type { WalletService } from '../wallet/service.js';
 import { parseApiKey } from './api-keys.js';
 import * as repo from './repository.js';
 
@@ -14,6 +13,8 @@ export interface AuthContext {
   profileId: string;
   role: Role;
   profile: ProfileRow;
+  /** The wallet of the key's mode as the request began (null until it is first funded). */
+  wallet: { id: string; available: number; held: number } | null;
 }
 
 /** last_used_at is written at most this often per key, so reads stay reads. */
@@ -22,7 +23,6 @@ const TOUCH_INTERVAL_MS = 60_000;
 export class ProfileService {
   constructor(
     private readonly database: Database,
-    private readonly wallets: WalletService,
     private readonly log: { warn(obj: object, msg: string): void },
   ) {}
 
@@ -44,12 +44,14 @@ export class ProfileService {
     }
     // The row is the profile plus the key's columns; copying it without them would cost more
     // than the query (this runs on every request), and nothing reads the extra fields.
-    return { keyId: row.key_id, mode: row.mode, profileId: row.id, role: row.role, profile: row };
+    const wallet =
+      row.wallet_id === null ? null : { id: row.wallet_id, available: Number(row.wallet_available), held: Number(row.wallet_held) };
+    return { keyId: row.key_id, mode: row.mode, profileId: row.id, role: row.role, profile: row, wallet };
   }
 
-  async getProfile(auth: AuthContext): Promise<Profile> {
-    const wallet = await this.wallets.balance(auth.profileId, auth.mode);
-    return toProfileView(auth.profile, wallet.available, wallet.held);
+  /** The balances come from the authentication read: one query for the whole request. */
+  getProfile(auth: AuthContext): Profile {
+    return toProfileView(auth.profile, auth.wallet?.available ?? 0, auth.wallet?.held ?? 0);
   }
 
   async requireProfile(profileId: string): Promise<ProfileRow> {

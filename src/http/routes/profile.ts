@@ -7,7 +7,7 @@ export const profileRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
   app.get(
     '/profile',
     { schema: { tags: ['profile'], summary: 'The profile that owns the key', response: { 200: ProfileResponse, ...authErrors } } },
-    async (request) => ({ success: true as const, data: await ctx.profiles.getProfile(request.auth) }),
+    async (request) => ({ success: true as const, data: ctx.profiles.getProfile(request.auth) }),
   );
 
   app.get(
