@@ -2,17 +2,24 @@ import type { Executor } from '../db/connection.js';
 import { lockSkipLocked, type DialectName } from '../db/dialect.js';
 import type { Mode, OrderState, RcTransactionState, Role } from '../db/schema.js';
 import { newId } from '../lib/ids.js';
+import { insertRow, preparedQuery } from '../db/prepared.js';
 import type { Credential, CredentialCipher } from './credential-crypto.js';
 
-/** Packages with the price the given role pays (role price, else the package price). */
-export async function findPackagesForRole(db: Executor, packageIds: readonly string[], role: Role) {
-  if (packageIds.length === 0) return [];
+function packagesForRole(db: Executor, role: Role) {
   return db
     .selectFrom('rc_packages as p')
     .leftJoin('rc_package_prices as rp', (join) => join.onRef('rp.package_id', '=', 'p.id').on('rp.role', '=', role))
-    .select((eb) => ['p.id', 'p.name', 'p.status', eb.fn.coalesce('rp.price', 'p.price').as('price')])
-    .where('p.id', 'in', [...new Set(packageIds)])
-    .execute();
+    .select((eb) => ['p.id', 'p.name', 'p.status', eb.fn.coalesce('rp.price', 'p.price').as('price')]);
+}
+
+const packageForRole = preparedQuery((db, packageId: string, role: Role) => packagesForRole(db, role).where('p.id', '=', packageId));
+
+/** Packages with the price the given role pays (role price, else the package price). */
+export async function findPackagesForRole(db: Executor, packageIds: readonly string[], role: Role) {
+  const ids = [...new Set(packageIds)];
+  if (ids.length === 0) return [];
+  if (ids.length === 1 && ids[0] !== undefined) return (await packageForRole(db, ids[0], role)).rows;
+  return packagesForRole(db, role).where('p.id', 'in', ids).execute();
 }
 
 export async function findPackage(db: Executor, packageId: string) {
@@ -42,6 +49,10 @@ export async function assignCredential(
   transactionId: string,
   now: number,
 ): Promise<{ id: string; secret: string } | undefined> {
+  return (await assignNext[dialect](trx, packageId, transactionId, now)).rows[0];
+}
+
+function assignQuery(trx: Executor, dialect: DialectName, packageId: string, transactionId: string, now: number) {
   const next = lockSkipLocked(
     trx
       .selectFrom('rc_credentials')
@@ -58,9 +69,17 @@ export async function assignCredential(
     .set({ assigned_transaction_id: transactionId, assigned_at: now })
     .where('id', '=', next)
     .where('assigned_transaction_id', 'is', null)
-    .returning(['id', 'secret'])
-    .executeTakeFirst();
+    .returning(['id', 'secret']);
 }
+
+const assignNext = {
+  sqlite: preparedQuery((trx, packageId: string, transactionId: string, now: number) =>
+    assignQuery(trx, 'sqlite', packageId, transactionId, now),
+  ),
+  postgres: preparedQuery((trx, packageId: string, transactionId: string, now: number) =>
+    assignQuery(trx, 'postgres', packageId, transactionId, now),
+  ),
+};
 
 const INSERT_BATCH = 200;
 
@@ -124,66 +143,60 @@ export interface PurchaseRecord {
 /** The rc transaction and the order row GET /orders lists (orderType result_checker). */
 export async function insertPurchase(trx: Executor, p: PurchaseRecord): Promise<void> {
   const completedAt = p.state === 'completed' ? p.now : null;
-  await trx
-    .insertInto('rc_transactions')
-    .values({
-      id: p.id,
-      profile_id: p.profileId,
-      mode: p.mode,
-      order_id: p.id,
-      package_id: p.packageId,
-      package_name: p.packageName,
-      short_reference: p.shortReference,
-      state: p.state,
-      payment_gateway_status: null,
-      amount: p.amount,
-      currency: 'GHS',
-      buyer_phone: p.buyerPhone,
-      credential_id: p.credentialId,
-      credential_secret: p.credentialSecret,
-      bulk_id: p.bulkId,
-      error_message: p.errorMessage,
-      created_at: p.now,
-      completed_at: completedAt,
-      updated_at: p.now,
-    })
-    .execute();
+  await insertRow(trx, 'rc_transactions', {
+    id: p.id,
+    profile_id: p.profileId,
+    mode: p.mode,
+    order_id: p.id,
+    package_id: p.packageId,
+    package_name: p.packageName,
+    short_reference: p.shortReference,
+    state: p.state,
+    payment_gateway_status: null,
+    amount: p.amount,
+    currency: 'GHS',
+    buyer_phone: p.buyerPhone,
+    credential_id: p.credentialId,
+    credential_secret: p.credentialSecret,
+    bulk_id: p.bulkId,
+    error_message: p.errorMessage,
+    created_at: p.now,
+    completed_at: completedAt,
+    updated_at: p.now,
+  });
   const state: OrderState = p.state;
-  await trx
-    .insertInto('orders')
-    .values({
-      id: p.id,
-      profile_id: p.profileId,
-      mode: p.mode,
-      order_type: 'result_checker',
-      state,
-      short_reference: p.shortReference,
-      beneficiary_msisdn: p.buyerPhone,
-      operator_id: '',
-      operator_name: '',
-      product_id: '',
-      product_name: '',
-      package_id: p.packageId,
-      package_label: p.packageName,
-      amount: p.amount,
-      currency: 'GHS',
-      error_message: p.errorMessage,
-      submitted_at: null,
-      completed_at: completedAt,
-      is_bulk: 0,
-      bulk_completed_count: null,
-      bulk_failed_count: null,
-      wallet_balance_before: p.walletBalanceBefore,
-      wallet_balance_after: p.walletBalanceAfter,
-      payment_reference: null,
-      anonymous_id: null,
-      rc_transaction_id: p.id,
-      reversal_reason: null,
-      reversed_at: null,
-      created_at: p.now,
-      updated_at: p.now,
-    })
-    .execute();
+  await insertRow(trx, 'orders', {
+    id: p.id,
+    profile_id: p.profileId,
+    mode: p.mode,
+    order_type: 'result_checker',
+    state,
+    short_reference: p.shortReference,
+    beneficiary_msisdn: p.buyerPhone,
+    operator_id: '',
+    operator_name: '',
+    product_id: '',
+    product_name: '',
+    package_id: p.packageId,
+    package_label: p.packageName,
+    amount: p.amount,
+    currency: 'GHS',
+    error_message: p.errorMessage,
+    submitted_at: null,
+    completed_at: completedAt,
+    is_bulk: 0,
+    bulk_completed_count: null,
+    bulk_failed_count: null,
+    wallet_balance_before: p.walletBalanceBefore,
+    wallet_balance_after: p.walletBalanceAfter,
+    payment_reference: null,
+    anonymous_id: null,
+    rc_transaction_id: p.id,
+    reversal_reason: null,
+    reversed_at: null,
+    created_at: p.now,
+    updated_at: p.now,
+  });
 }
 
 /** One transaction of its owner in its mode; another owner's or mode's is not found. */

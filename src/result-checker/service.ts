@@ -24,6 +24,8 @@ export interface Buyer {
   profileId: string;
   mode: Mode;
   role: Role;
+  /** The wallet of `mode` when the caller already read it (with the API key); else it is looked up. */
+  wallet?: { id: string } | null;
 }
 
 export interface RcItemInput {
@@ -357,13 +359,13 @@ export class ResultCheckerService {
     now: number,
     refs: { orderId: string | null; rcTransactionId: string | null; idempotencyKey: string; memo: string },
   ): Promise<{ walletId: string; availableAfter: number }> {
-    const wallet = await walletRepo.findWallet(trx, buyer.profileId, buyer.mode);
-    const insufficient = () =>
-      paymentRequired(code, `Insufficient wallet balance: ${ghsText(amount)} needed, ${ghsText(wallet?.available ?? 0)} available`);
-    if (!wallet) throw insufficient();
-    const after = await post(trx, { walletId: wallet.id, kind: 'rc_debit', availableDelta: -amount, heldDelta: 0, ...refs }, now);
-    if (!after) throw insufficient();
-    return { walletId: wallet.id, availableAfter: after.available };
+    const walletId = buyer.wallet?.id ?? (await walletRepo.findWallet(trx, buyer.profileId, buyer.mode))?.id;
+    const insufficient = (available: number) =>
+      paymentRequired(code, `Insufficient wallet balance: ${ghsText(amount)} needed, ${ghsText(available)} available`);
+    if (walletId === undefined) throw insufficient(0);
+    const after = await post(trx, { walletId, kind: 'rc_debit', availableDelta: -amount, heldDelta: 0, ...refs }, now);
+    if (!after) throw insufficient((await walletRepo.findWalletById(trx, walletId))?.available ?? 0);
+    return { walletId, availableAfter: after.available };
   }
 
   private async refund(trx: Executor, walletId: string, amount: number, transactionId: string, now: number): Promise<void> {
