@@ -27,46 +27,67 @@ const DRAIN_GRACE_S = 30;
 const args = JSON.parse(process.argv[2] ?? '{}') as LoadArgs;
 const timers: NodeJS.Timeout[] = [];
 const clients: DrainableClient[] = [];
+const answered = new Set<number>();
+let windowStart = Number.POSITIVE_INFINITY;
 let deadline = Number.POSITIVE_INFINITY;
-let inWindow = 0;
+/** Latency (ms) of every response completed inside the window. */
+const latencies: number[] = [];
+
+/** Longest wait for every connection's first answer before the window opens anyway. */
+const CONNECT_GRACE_MS = 10_000;
 
 /**
- * The measured window opens once every connection holds its prebuilt requests (autocannon creates
- * them all in one synchronous loop) and closes after durationS. At its end a connection sends
- * nothing more: its request in flight completes and is counted, then the connection closes.
+ * The measured window opens once every connection has had its first answer: a server already
+ * saturated by the first connections takes the last ones in slowly (seconds, at 200), a start-up
+ * effect and not the service's steady state. It closes after durationS. At its end a connection
+ * sends nothing more: its request in flight completes and is counted, then the connection closes.
  */
 function openWindow(): void {
-  deadline = Date.now() + args.durationS * 1000;
-  inWindow = 0;
+  if (windowStart !== Number.POSITIVE_INFINITY) return;
+  windowStart = Date.now();
+  deadline = windowStart + args.durationS * 1000;
   for (const client of clients) {
     timers.push(setTimeout(() => (client.responseMax = Math.max(client.reqsMade, 1)), args.durationS * 1000));
   }
 }
 
+function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  return Math.round(sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0);
+}
+
+timers.push(setTimeout(openWindow, CONNECT_GRACE_MS));
 const result = await autocannon({
   url: args.url,
   connections: args.connections,
   // Ends as soon as every connection has drained (autocannon stops when all clients are done).
-  duration: args.durationS + DRAIN_GRACE_S,
+  duration: args.durationS + DRAIN_GRACE_S + CONNECT_GRACE_MS / 1000,
   // Replaced per connection in setupClient (autocannon deep-copies this default into every client).
   requests: [{ method: 'GET', path: '/healthz' }],
   setupClient: (client) => {
-    if (clients.length === 0) setImmediate(openWindow);
-    client.setRequests(connectionRequests(args.scenario, clients.length) as autocannon.Request[]);
+    const index = clients.length;
+    client.setRequests(connectionRequests(args.scenario, index) as autocannon.Request[]);
     clients.push(client as unknown as DrainableClient);
-    client.on('response', () => {
-      if (Date.now() <= deadline) inWindow++;
+    client.on('response', (_status: number, _bytes: number, latencyMs: number) => {
+      const now = Date.now();
+      if (now >= windowStart && now <= deadline) latencies.push(latencyMs);
+      if (!answered.has(index)) {
+        answered.add(index);
+        if (answered.size === args.connections) openWindow();
+      }
     });
   },
 });
 for (const timer of timers) clearTimeout(timer);
+latencies.sort((a, b) => a - b);
 const statusCodes = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, s]) => [code, s.count]));
 process.stdout.write(
   `${JSON.stringify({
     // Responses completed inside the measured window, per second of it (the drain is not throughput).
-    rps: inWindow / args.durationS,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
+    rps: latencies.length / args.durationS,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    max: Math.round(latencies[latencies.length - 1] ?? 0),
     total: result.requests.total,
     ok2xx: result['2xx'],
     non2xx: result.non2xx,

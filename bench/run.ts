@@ -24,6 +24,7 @@ interface LoadResult {
   rps: number;
   p50: number;
   p99: number;
+  max: number;
   total: number;
   ok2xx: number;
   non2xx: number;
@@ -238,9 +239,22 @@ async function main(): Promise<void> {
     }
     console.log(`\nengine ${engine}; service peak RSS ${rssMb ?? '?'} MB`);
     console.log(`ledger verify: ${verify.code === 0 ? 'clean' : 'FAILED'} — ${verify.out.split('\n')[0]}`);
-    const short = durable.filter((r) => r.ordersCreated !== r.ok2xx);
-    for (const r of short) console.log(`DURABILITY MISMATCH: ${r.scenario} acknowledged ${r.ok2xx} purchases, ${r.ordersCreated} orders exist`);
+    // Every 2xx must be an order. A request the client gave up on (timeout, reset) has an unknown
+    // outcome: it may have committed, so it may add an order but never remove one.
+    const short = durable.filter((r) => {
+      const created = r.ordersCreated ?? 0;
+      return created < r.ok2xx || created > r.ok2xx + r.timeouts + r.errors;
+    });
+    for (const r of short) {
+      console.log(
+        `DURABILITY MISMATCH: ${r.scenario} @${r.connections} acknowledged ${r.ok2xx} purchases (${r.timeouts + r.errors} unanswered), ${r.ordersCreated} orders exist`,
+      );
+    }
     if (!short.length) console.log('durability: every acknowledged purchase is an order in the database');
+    const unanswered = durable.filter((r) => r.timeouts + r.errors > 0);
+    for (const r of unanswered) {
+      console.log(`  ${r.scenario} @${r.connections}: ${r.timeouts + r.errors} requests unanswered by the client's 10 s timeout`);
+    }
 
     fs.mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true });
     const out = path.join(ROOT, 'bench/results', `${new Date().toISOString().replace(/[:.]/g, '-')}-${engine}.json`);
