@@ -4,6 +4,7 @@ import type { DialectName } from './dialect.js';
 import * as initial from './migrations/0001_initial.js';
 import * as catalogVersion from './migrations/0002_catalog_version.js';
 import * as dropOrdersStateIndex from './migrations/0003_drop_orders_state_index.js';
+import * as outboxLeasedIndex from './migrations/0004_outbox_leased_index.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: DialectName): Promise<void>;
@@ -14,6 +15,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0001_initial': initial,
   '0002_catalog_version': catalogVersion,
   '0003_drop_orders_state_index': dropOrdersStateIndex,
+  '0004_outbox_leased_index': outboxLeasedIndex,
 };
 
 class StaticProvider implements MigrationProvider {

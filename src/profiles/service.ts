@@ -38,7 +38,8 @@ export class ProfileService {
     }
     const now = Date.now();
     if (row.last_used_at === null || now - row.last_used_at > TOUCH_INTERVAL_MS) {
-      repo.touchKey(this.database.db, row.key_id, now).catch((error: unknown) => {
+      // Not awaited, through a unit of work so that on SQLite it shares a group commit's fsync.
+      this.database.transaction((trx) => repo.touchKey(trx, row.key_id, now)).catch((error: unknown) => {
         this.log.warn({ err: error, keyId: row.key_id }, 'could not record key use');
       });
     }

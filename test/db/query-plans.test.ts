@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import SQLite from 'better-sqlite3';
 import { inFlightQuery, orderListQuery } from '../../src/orders/repository.js';
+import { firstLeaseEndQuery, firstUnleasedQuery } from '../../src/worker/outbox-repository.js';
 import { createTestApp, TEST_DIALECT, type TestApp } from '../helpers/app.js';
 
 /** Queries on every purchase must use their index, whatever the table size. */
@@ -34,6 +35,13 @@ describe('query plans of the purchase path (SQLite)', { skip: TEST_DIALECT !== '
       }).compile(),
     );
     assert.match(details, /USING INDEX orders_owner_recent \(profile_id=\? AND mode=\? AND \(created_at,id\)<\(\?,\?\)\)/, details);
+  });
+
+  test("the worker's next wake-up reads two indexes in order and stops at the first row", () => {
+    const unleased = planOf(firstUnleasedQuery(t.database.read).compile());
+    assert.match(unleased, /SCAN outbox USING INDEX outbox_run_at/, unleased);
+    const leased = planOf(firstLeaseEndQuery(t.database.read).compile());
+    assert.match(leased, /USING (COVERING )?INDEX outbox_leased/, leased);
   });
 
   test('the in-flight lookup searches the partial index instead of scanning every order item', () => {
