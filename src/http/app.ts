@@ -46,8 +46,10 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  app.addHook('onSend', async (request, reply) => {
+  // Set as the request arrives, so error replies keep it too; a callback hook costs no promise.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
 
   // The API takes JSON only: without Fastify's text/plain parser a wrong Content-Type is a clear

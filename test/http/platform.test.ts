@@ -95,6 +95,20 @@ describe('HTTP platform: envelope, errors, CORS, health', () => {
     assert.equal(echoed.headers['x-request-id'], 'partner-req-42');
     const refused = await t.call('GET', '/api/v1/profile', { key: KEYS.agentLive, headers: { 'x-request-id': 'bad id with spaces' } });
     assert.notEqual(refused.headers['x-request-id'], 'bad id with spaces');
+    // Error replies carry it too: no key, an unknown route, a malformed body.
+    const errors = await Promise.all([
+      t.call('GET', '/api/v1/profile', { headers: { 'x-request-id': 'err-401' } }),
+      t.call('GET', '/api/v1/nowhere', { key: KEYS.agentLive, headers: { 'x-request-id': 'err-404' } }),
+      t.call('POST', '/api/v1/data-bundles/buy-single', {
+        key: KEYS.agentLive,
+        body: '{"operatorId":',
+        headers: { 'content-type': 'application/json', 'x-request-id': 'err-400' },
+      }),
+    ]);
+    assert.deepEqual(
+      errors.map((r) => [r.status, r.headers['x-request-id']]),
+      [[401, 'err-401'], [404, 'err-404'], [400, 'err-400']],
+    );
   });
 
   test('the OpenAPI document is generated from the route schemas', async () => {
