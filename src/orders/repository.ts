@@ -27,7 +27,6 @@ export function inFlightQuery(db: Executor, mode: Mode, msisdns: string[]) {
     .where(isOpenItem('status'));
 }
 
-/** Which of `msisdns` already have an open delivery (pending/processing) in `mode`. */
 const inFlightOne = prepared((db, mode: Mode, msisdn: string) =>
   db
     .selectFrom('order_items')
@@ -42,6 +41,7 @@ export async function isInFlight(database: Database, mode: Mode, msisdn: string)
   return (await inFlightOne(database, mode, msisdn)).length > 0;
 }
 
+/** Which of `msisdns` already have an open delivery (pending/processing) in `mode`. */
 export async function findInFlight(db: Executor, mode: Mode, msisdns: string[]): Promise<string[]> {
   if (msisdns.length === 0) return [];
   const rows = await inFlightQuery(db, mode, msisdns).execute();

@@ -40,8 +40,4 @@ export class OrderViewCache {
     this.views.set(key, view);
     if (this.views.size > this.capacity) this.views.delete(this.views.keys().next().value as string);
   }
-
-  get size(): number {
-    return this.views.size;
-  }
 }
