@@ -17,7 +17,7 @@ import { newId, shortReference } from '../lib/ids.js';
 import { toGhs } from '../lib/money.js';
 import { normaliseGhanaMsisdn } from '../lib/phone.js';
 import * as walletRepo from '../wallet/repository.js';
-import { post } from '../wallet/service.js';
+import { post, walletIdOf, type WalletOwner } from '../wallet/service.js';
 import * as outbox from '../worker/outbox-repository.js';
 import { refreshOrder } from './lifecycle.js';
 import * as repo from './repository.js';
@@ -29,18 +29,8 @@ import * as repo from './repository.js';
  * number and mode, one order per payment reference).
  */
 
-export interface Buyer {
-  profileId: string;
-  mode: Mode;
+export interface Buyer extends WalletOwner {
   role: Role;
-  /** The wallet of `mode` when the caller already read it (with the API key); else it is looked up. */
-  walletId?: string | null;
-}
-
-/** The buyer's wallet id inside the unit of work; null when the profile has no wallet in that mode. */
-async function walletIdOf(trx: Executor, buyer: Buyer): Promise<string | null> {
-  if (buyer.walletId) return buyer.walletId;
-  return (await walletRepo.findWallet(trx, buyer.profileId, buyer.mode))?.id ?? null;
 }
 
 type BuyCode = Extract<ErrorCode, 'BUY_DATA_FAILED' | 'BUY_DATA_BULK_FAILED'>;

@@ -3,6 +3,7 @@ import { lockSkipLocked, type DialectName } from '../db/dialect.js';
 import type { Mode, OrderState, RcTransactionState, Role } from '../db/schema.js';
 import { newId } from '../lib/ids.js';
 import { insertRow, preparedQuery } from '../db/prepared.js';
+import { walletLedgerNet } from '../wallet/repository.js';
 import type { Credential, CredentialCipher } from './credential-crypto.js';
 
 function packagesForRole(db: Executor, role: Role) {
@@ -222,12 +223,7 @@ export async function walletRcTotals(db: Executor) {
       'w.id',
       'w.profile_id',
       'w.mode',
-      eb
-        .selectFrom('ledger_entries as l')
-        .select((s) => s.fn.coalesce(s.fn.sum<number>('l.available_delta'), s.lit(0)).as('n'))
-        .whereRef('l.wallet_id', '=', 'w.id')
-        .where('l.kind', 'in', RC_KINDS)
-        .as('ledger_net'),
+      walletLedgerNet(eb, RC_KINDS).as('ledger_net'),
       eb
         .selectFrom('rc_transactions as t')
         .select((s) => s.fn.coalesce(s.fn.sum<number>('t.amount'), s.lit(0)).as('n'))

@@ -13,19 +13,15 @@ import { newId, shortReference } from '../lib/ids.js';
 import { toGhs } from '../lib/money.js';
 import { normaliseGhanaMsisdn } from '../lib/phone.js';
 import * as walletRepo from '../wallet/repository.js';
-import { post } from '../wallet/service.js';
+import { post, walletIdOf, type WalletOwner } from '../wallet/service.js';
 import type { Credential, CredentialCipher } from './credential-crypto.js';
 import { InventoryImportError, parseCredentialCsv } from './csv.js';
 import * as repo from './repository.js';
 import { sandboxCredential } from './sandbox-credentials.js';
 
-/** Who is buying: the key owner, the key's mode and the owner's role (prices are role-aware). */
-export interface Buyer {
-  profileId: string;
-  mode: Mode;
+/** Who is buying: the key owner, the key's mode, its wallet when known, and the owner's role (prices are role-aware). */
+export interface Buyer extends WalletOwner {
   role: Role;
-  /** The wallet of `mode` when the caller already read it (with the API key); else it is looked up. */
-  wallet?: { id: string } | null;
 }
 
 export interface RcItemInput {
@@ -359,10 +355,10 @@ export class ResultCheckerService {
     now: number,
     refs: { orderId: string | null; rcTransactionId: string | null; idempotencyKey: string; memo: string },
   ): Promise<{ walletId: string; availableAfter: number }> {
-    const walletId = buyer.wallet?.id ?? (await walletRepo.findWallet(trx, buyer.profileId, buyer.mode))?.id;
+    const walletId = await walletIdOf(trx, buyer);
     const insufficient = (available: number) =>
       paymentRequired(code, `Insufficient wallet balance: ${ghsText(amount)} needed, ${ghsText(available)} available`);
-    if (walletId === undefined) throw insufficient(0);
+    if (walletId === null) throw insufficient(0);
     const after = await post(trx, { walletId, kind: 'rc_debit', availableDelta: -amount, heldDelta: 0, ...refs }, now);
     if (!after) throw insufficient((await walletRepo.findWalletById(trx, walletId))?.available ?? 0);
     return { walletId, availableAfter: after.available };

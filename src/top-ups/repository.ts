@@ -1,6 +1,7 @@
 import type { Executor } from '../db/connection.js';
 import type { Mode, TopUpStatus } from '../db/schema.js';
 import type { KeysetPosition } from '../lib/cursor.js';
+import { walletLedgerNet } from '../wallet/repository.js';
 
 export interface NewTopUp {
   id: string;
@@ -104,12 +105,7 @@ export async function walletTopUpTotals(db: Executor) {
       'w.id',
       'w.profile_id',
       'w.mode',
-      eb
-        .selectFrom('ledger_entries as l')
-        .select((s) => s.fn.coalesce(s.fn.sum<number>('l.available_delta'), s.lit(0)).as('n'))
-        .whereRef('l.wallet_id', '=', 'w.id')
-        .where('l.kind', '=', 'top_up')
-        .as('ledger_net'),
+      walletLedgerNet(eb, ['top_up']).as('ledger_net'),
       eb
         .selectFrom('top_ups as t')
         .select((s) => s.fn.coalesce(s.fn.sum<number>('t.amount'), s.lit(0)).as('n'))

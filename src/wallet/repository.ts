@@ -1,6 +1,7 @@
 import type { Database, Executor } from '../db/connection.js';
 import { insertRow, prepared, preparedQuery } from '../db/prepared.js';
-import type { LedgerKind, Mode } from '../db/schema.js';
+import type { ExpressionBuilder } from 'kysely';
+import type { DB, LedgerKind, Mode } from '../db/schema.js';
 
 const walletQuery = (db: Executor, profileId: string, mode: Mode) =>
   db.selectFrom('wallets').selectAll().where('profile_id', '=', profileId).where('mode', '=', mode);
@@ -138,6 +139,18 @@ function ledgerRow(e: LedgerEntryInput) {
     memo: e.memo ?? null,
     created_at: e.now,
   };
+}
+
+/**
+ * For the `ledger verify` checks of each module: the net change to `available` of the entries of
+ * `kinds` booked on wallet `w`, as a subquery of a select from `wallets as w`.
+ */
+export function walletLedgerNet(eb: ExpressionBuilder<DB & { w: DB['wallets'] }, 'w'>, kinds: readonly LedgerKind[]) {
+  return eb
+    .selectFrom('ledger_entries as l')
+    .select((s) => s.fn.coalesce(s.fn.sum<number>('l.available_delta'), s.lit(0)).as('n'))
+    .whereRef('l.wallet_id', '=', 'w.id')
+    .where('l.kind', 'in', kinds);
 }
 
 /** Sum of every ledger entry per wallet, for `ledger verify`. */

@@ -25,6 +25,20 @@ export interface Posting {
   memo?: string | null;
 }
 
+/** Whose wallet: a profile's in one mode, with its id when the caller already read it. */
+export interface WalletOwner {
+  profileId: string;
+  mode: Mode;
+  /** From the API key's read (the auth join); looked up when absent or null. */
+  wallet?: { id: string } | null;
+}
+
+/** The owner's wallet id inside a unit of work; null when the profile has no wallet in that mode. */
+export async function walletIdOf(trx: Executor, owner: WalletOwner): Promise<string | null> {
+  if (owner.wallet) return owner.wallet.id;
+  return (await repo.findWallet(trx, owner.profileId, owner.mode))?.id ?? null;
+}
+
 /**
  * The only way money moves. Must be called inside the caller's unit of work, so the balance
  * change, its ledger entry and the record that caused it commit or roll back together.

@@ -16,7 +16,7 @@ const buyer = (request: FastifyRequest): Buyer => ({
   profileId: request.auth.profileId,
   mode: request.auth.mode,
   role: request.auth.role,
-  walletId: request.auth.wallet?.id ?? null,
+  wallet: request.auth.wallet,
 });
 
 /** Spec 4.10: an item count outside 2..20 is 422; every other validation error stays 400. */
