@@ -31,10 +31,14 @@ export function loadConfigOrExit(env: NodeJS.ProcessEnv = process.env): Config {
 }
 
 /** Config, database (migrated), credentials key and services: what every command starts from. */
-export async function openRuntime(options: { logLevel?: string } = {}): Promise<Runtime> {
+export async function openRuntime(options: { logLevel?: string; longRunning?: boolean } = {}): Promise<Runtime> {
   const config = loadConfigOrExit();
   const logger = pino({ level: options.logLevel ?? config.logLevel });
-  const database = await connect(config.databaseUrl, { sqliteSynchronous: config.sqliteSynchronous });
+  const database = await connect(config.databaseUrl, {
+    sqliteSynchronous: config.sqliteSynchronous,
+    // A command that ends soon leaves checkpoints to SQLite (and to its close); a server does them aside.
+    ...(options.longRunning ? { backgroundCheckpoint: { onError: (message: string) => logger.warn({ message }, 'WAL checkpoint failed') } } : {}),
+  });
   try {
     const applied = await migrateToLatest(database);
     if (applied.length) logger.info({ migrations: applied }, 'database migrated');

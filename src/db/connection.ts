@@ -6,8 +6,10 @@ import { Kysely, PostgresDialect, SqliteDialect, type Transaction } from 'kysely
 import pg from 'pg';
 import type { SqliteSynchronous } from '../config.js';
 import type { DialectName } from './dialect.js';
+import { BackgroundCheckpointer, WRITER_AUTOCHECKPOINT_PAGES } from './checkpointer.js';
 import { GroupCommitter } from './group-commit.js';
 import { withStatementCache } from './sqlite-statements.js';
+import { WalSync } from './wal-sync.js';
 import type { DB } from './schema.js';
 
 export type Executor = Kysely<DB> | Transaction<DB>;
@@ -34,6 +36,12 @@ export interface Database {
    * per-query building: SQLite runs its cached statement, PostgreSQL a named prepared statement.
    */
   readRows<R>(sql: string, parameters: readonly unknown[]): Promise<R[]>;
+  /**
+   * null when every commit is on disk; otherwise a promise of that. SQLite's group commit lets reads
+   * see a commit while its fsync is still running (see WalSync): nothing read may leave the process
+   * before this settles. PostgreSQL makes a commit visible only once it is durable: always null.
+   */
+  whenDurable(): Promise<void> | null;
   close(): Promise<void>;
 }
 
@@ -44,11 +52,13 @@ export interface ConnectOptions {
   sqliteSynchronous?: SqliteSynchronous;
   /** SQLite: batch concurrent units into one transaction (default). false: one transaction each. */
   groupCommit?: boolean;
+  /** SQLite, long-running processes: checkpoint the WAL from a worker thread (see checkpointer.ts). */
+  backgroundCheckpoint?: { onError(message: string): void };
 }
 
 export async function connect(databaseUrl: string, options: ConnectOptions = {}): Promise<Database> {
   if (databaseUrl.startsWith('sqlite:')) {
-    return connectSqlite(databaseUrl.slice('sqlite:'.length), options.sqliteSynchronous ?? 'FULL', options.groupCommit ?? true);
+    return connectSqlite(databaseUrl.slice('sqlite:'.length), options);
   }
   return connectPostgres(databaseUrl, options);
 }
@@ -62,15 +72,27 @@ function openSqlite(file: string, synchronous: SqliteSynchronous, readonly: bool
   return handle;
 }
 
-function connectSqlite(file: string, synchronous: SqliteSynchronous, groupCommit: boolean): Database {
+function connectSqlite(file: string, options: ConnectOptions): Database {
+  const synchronous = options.sqliteSynchronous ?? 'FULL';
   const dir = path.dirname(path.resolve(file));
   fs.mkdirSync(dir, { recursive: true });
   const writerHandle = openSqlite(file, synchronous, false);
   const readerHandle = openSqlite(file, synchronous, true);
+  let checkpointer: BackgroundCheckpointer | null = null;
+  if (options.backgroundCheckpoint) {
+    writerHandle.pragma(`wal_autocheckpoint = ${WRITER_AUTOCHECKPOINT_PAGES}`);
+    checkpointer = new BackgroundCheckpointer(path.resolve(file), options.backgroundCheckpoint.onError);
+  }
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(writerHandle) }) });
   const readerStatements = withStatementCache(readerHandle);
+  // FULL is kept with the fsync off the event loop (see WalSync); other levels are SQLite's own.
+  const walSync = synchronous === 'FULL' ? new WalSync(`${path.resolve(file)}-wal`) : null;
   const read = new Kysely<DB>({ dialect: new SqliteDialect({ database: readerStatements }) });
-  const committer = new GroupCommitter(db, { maxBatch: groupCommit ? 256 : 1, inTransaction: () => writerHandle.inTransaction });
+  const committer = new GroupCommitter(db, {
+    maxBatch: (options.groupCommit ?? true) ? 256 : 1,
+    inTransaction: () => writerHandle.inTransaction,
+    ...(walSync ? { walSync } : {}),
+  });
   return {
     dialect: 'sqlite',
     db,
@@ -81,7 +103,11 @@ function connectSqlite(file: string, synchronous: SqliteSynchronous, groupCommit
     // better-sqlite3 runs the statement synchronously, so it cannot interleave with Kysely's use of the handle.
     readRows: <R>(text: string, parameters: readonly unknown[]) =>
       Promise.resolve(readerStatements.prepare(text).all(parameters) as R[]),
+    whenDurable: () => (walSync?.behind ? walSync.durable() : null),
     async close() {
+      // Syncs still running finish first: the writer's close may checkpoint and delete the WAL.
+      await walSync?.close();
+      await checkpointer?.close();
       await read.destroy();
       await db.destroy();
     },
@@ -122,6 +148,7 @@ async function connectPostgres(url: string, options: ConnectOptions): Promise<Da
     sqlitePath: null,
     pgSchema: schema ?? null,
     transaction: (work) => db.transaction().execute(work),
+    whenDurable: () => null,
     async readRows<R>(text: string, parameters: readonly unknown[]) {
       const name = `q_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
       const result = await pool.query({ name, text, values: [...parameters] });

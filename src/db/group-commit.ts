@@ -1,5 +1,6 @@
 import { CompiledQuery, type Kysely } from 'kysely';
 import type { DB } from './schema.js';
+import { WalSync } from './wal-sync.js';
 
 type Work<T> = (trx: Kysely<DB>) => Promise<T>;
 
@@ -22,6 +23,8 @@ export interface GroupCommitOptions {
   maxBatch: number;
   /** Whether the handle is still inside a transaction (better-sqlite3's `inTransaction`). */
   inTransaction(): boolean;
+  /** SQLite `synchronous=FULL`: commit without syncing, then acknowledge after WalSync's fsync. */
+  walSync?: WalSync;
 }
 
 /**
@@ -29,7 +32,9 @@ export interface GroupCommitOptions {
  * written to disk are run together in the next transaction, each inside its own savepoint: a unit
  * that throws is rolled back to its savepoint and rejected alone, the others commit together with
  * one fsync. A unit's promise settles only after the transaction holding it has committed (or
- * failed as a whole), so nothing is acknowledged before it is durable.
+ * failed as a whole), so nothing is acknowledged before it is durable. With a WalSync the fsync
+ * runs off the event loop: the next group runs while the previous one's sync is in progress, and
+ * each group is acknowledged when the sync covering it completes.
  */
 export class GroupCommitter {
   private queue: Pending[] = [];
@@ -64,10 +69,13 @@ export class GroupCommitter {
 
   private async runBatch(batch: Pending[]): Promise<void> {
     const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
+    const { walSync } = this.options;
+    let durable: Promise<void> = Promise.resolve();
     try {
       await this.db.connection().execute(async (conn) => {
-        await conn.executeQuery(BEGIN);
+        if (walSync) await conn.executeQuery(WalSync.deferSync);
         try {
+          await conn.executeQuery(BEGIN);
           for (const unit of batch) {
             await conn.executeQuery(SAVEPOINT);
             try {
@@ -80,21 +88,38 @@ export class GroupCommitter {
               outcomes.push({ ok: false, error });
             }
           }
-          await conn.executeQuery(COMMIT);
+          const ticket = walSync?.beginCommit();
+          try {
+            await conn.executeQuery(COMMIT);
+          } finally {
+            if (ticket !== undefined) durable = walSync?.committed(ticket) ?? durable;
+          }
         } catch (error) {
           if (this.options.inTransaction()) await conn.executeQuery(ROLLBACK);
           throw error;
+        } finally {
+          if (walSync) await conn.executeQuery(WalSync.restoreSync);
         }
       });
     } catch (error) {
       // The transaction as a whole failed: nothing of any unit was written.
+      durable.catch(() => {});
       for (const unit of batch) unit.reject(error);
       return;
     }
-    batch.forEach((unit, i) => {
-      const outcome = outcomes[i];
-      if (outcome?.ok) unit.resolve(outcome.value);
-      else unit.reject(outcome ? outcome.error : new Error('unit of work did not run'));
-    });
+    // Not awaited: the next group runs while this one's commit is being synced.
+    durable.then(
+      () => {
+        batch.forEach((unit, i) => {
+          const outcome = outcomes[i];
+          if (outcome?.ok) unit.resolve(outcome.value);
+          else unit.reject(outcome ? outcome.error : new Error('unit of work did not run'));
+        });
+      },
+      (error: unknown) => {
+        // Committed, but not known to be on disk: no unit may be acknowledged.
+        for (const unit of batch) unit.reject(error);
+      },
+    );
   }
 }

@@ -52,6 +52,17 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     done();
   });
 
+  // SQLite's group commit makes a commit visible to reads while its fsync still runs (see WalSync):
+  // no reply leaves before everything it could have read is on disk. Nothing to wait for on PostgreSQL.
+  app.addHook('onSend', (_request, _reply, payload, done) => {
+    const durable = ctx.database.whenDurable();
+    if (!durable) return done(null, payload);
+    durable.then(
+      () => done(null, payload),
+      (error: unknown) => done(error instanceof Error ? error : new Error(String(error))),
+    );
+  });
+
   // The API takes JSON only: without Fastify's text/plain parser a wrong Content-Type is a clear
   // 415 instead of a string reaching the body schema.
   app.removeContentTypeParser('text/plain');

@@ -4,8 +4,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
+import SQLite from 'better-sqlite3';
+import { Kysely, SqliteDialect, sql } from 'kysely';
 import { connect, type Database } from '../../src/db/connection.js';
+import { GroupCommitter } from '../../src/db/group-commit.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
+import type { DB } from '../../src/db/schema.js';
+import { WalSync } from '../../src/db/wal-sync.js';
 import { ensureWallet, post } from '../../src/wallet/service.js';
 import { TEST_DIALECT } from '../helpers/app.js';
 import { ROOT } from '../helpers/cli.js';
@@ -127,6 +132,118 @@ describe('group commit (SQLite write path)', () => {
       }
     } finally {
       fs.rmSync(path.dirname(db.file), { recursive: true, force: true });
+    }
+  });
+});
+
+/** An fdatasync the test completes by hand: each call waits in `pending` until released. */
+function heldSync() {
+  const pending: ((error?: Error) => void)[] = [];
+  return {
+    calls: 0,
+    pending,
+    fdatasync(this: { calls: number }, fd: number, done: (error: NodeJS.ErrnoException | null) => void) {
+      this.calls++;
+      pending.push((error) => (error ? done(error) : fs.fdatasync(fd, done)));
+    },
+    release(error?: Error) {
+      const next = pending.shift();
+      assert.ok(next, 'a sync is waiting');
+      next(error);
+    },
+  };
+}
+
+const turns = async (n = 3) => {
+  for (let i = 0; i < n; i++) await new Promise((r) => setImmediate(r));
+};
+
+async function committerWithHeldSync() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'partner-api-walsync-'));
+  const file = path.join(dir, 'w.db');
+  const handle = new SQLite(file);
+  handle.pragma('journal_mode = WAL');
+  handle.exec('create table t (id integer primary key, v text not null)');
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: handle }) });
+  const sync = heldSync();
+  const walSync = new WalSync(`${file}-wal`, sync.fdatasync.bind(sync));
+  const committer = new GroupCommitter(db, { maxBatch: 256, inTransaction: () => handle.inTransaction, walSync });
+  const insert = (v: string) => committer.run(async (trx) => void (await sql`insert into t (v) values (${v})`.execute(trx)));
+  const observer = new SQLite(file, { readonly: true });
+  const visible = () => (observer.prepare('select v from t order by id').pluck().all() as string[]);
+  return {
+    sync,
+    walSync,
+    insert,
+    visible,
+    async close() {
+      observer.close();
+      await walSync.close().catch(() => {});
+      await db.destroy();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+describe('group commit with the WAL sync off the event loop (synchronous=FULL)', () => {
+  test('a group is acknowledged only when the fsync covering its commit completes', sqliteOnly, async () => {
+    const c = await committerWithHeldSync();
+    try {
+      let acknowledged = 0;
+      const units = ['a', 'b', 'c'].map((v) => c.insert(v).then(() => acknowledged++));
+      await turns();
+      assert.deepEqual(c.visible(), ['a', 'b', 'c'], 'committed in one group');
+      assert.equal(c.sync.calls, 1);
+      assert.equal(acknowledged, 0, 'nothing acknowledged before its fsync');
+      assert.equal(c.walSync.behind, true);
+      let durable = false;
+      const whenDurable = c.walSync.durable().then(() => (durable = true));
+      await turns();
+      assert.equal(durable, false);
+      c.sync.release();
+      await Promise.all([...units, whenDurable]);
+      assert.equal(acknowledged, 3);
+      assert.equal(c.walSync.behind, false);
+    } finally {
+      await c.close();
+    }
+  });
+
+  test('groups committed while a sync runs wait for the next one, which covers them all', sqliteOnly, async () => {
+    const c = await committerWithHeldSync();
+    try {
+      const first = c.insert('first');
+      await turns();
+      const later = [c.insert('second'), c.insert('third')];
+      await turns();
+      assert.deepEqual(c.visible(), ['first', 'second', 'third']);
+      assert.equal(c.sync.calls, 1, 'no second sync while the first runs');
+      let laterDone = false;
+      void Promise.all(later).then(() => (laterDone = true));
+      c.sync.release();
+      await first;
+      await turns();
+      assert.equal(laterDone, false, 'the first sync started before they were written');
+      assert.equal(c.sync.calls, 2);
+      c.sync.release();
+      await Promise.all(later);
+    } finally {
+      await c.close();
+    }
+  });
+
+  test('a failed fsync rejects its group and everything after it: nothing more is acknowledged', sqliteOnly, async () => {
+    const c = await committerWithHeldSync();
+    try {
+      const unit = c.insert('lost?');
+      await turns();
+      c.sync.release(Object.assign(new Error('EIO: i/o error'), { code: 'EIO' }));
+      await assert.rejects(unit, /could not sync the SQLite WAL to disk: EIO/);
+      await assert.rejects(c.insert('after'), /could not sync the SQLite WAL to disk/);
+      await assert.rejects(c.walSync.durable(), /could not sync/);
+      assert.equal(c.walSync.behind, true, 'replies stay held');
+    } finally {
+      await c.close();
     }
   });
 });

@@ -53,7 +53,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'partner-api-test-'));
   const url = `sqlite:${path.join(dir, 'test.db')}`;
-  const database = await connect(url, { sqliteSynchronous: 'NORMAL' });
+  const database = await connect(url);
   await migrateToLatest(database);
   return {
     database,

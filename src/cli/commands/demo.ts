@@ -13,7 +13,7 @@ export function register(program: Command): void {
     .command('demo')
     .description('import examples/demo-seed.json into the configured database and serve it')
     .action(async () => {
-      const rt = await openRuntime();
+      const rt = await openRuntime({ longRunning: true });
       console.log(formatSummary(await importSeedFile(rt, DEMO_SEED)));
       const { url } = await serve(rt);
       console.log(

@@ -15,6 +15,6 @@ export function register(program: Command): void {
     .command('serve')
     .description('run pending migrations, then serve the API (and the worker unless WORKER=off)')
     .action(async () => {
-      await serve(await openRuntime());
+      await serve(await openRuntime({ longRunning: true }));
     });
 }

@@ -16,7 +16,7 @@ export function register(program: Command): void {
     .command('worker')
     .description('run the outbox worker alone, no HTTP (use with WORKER=off on serve); SIGINT/SIGTERM stop it cleanly')
     .action(async () => {
-      const rt = await openRuntime();
+      const rt = await openRuntime({ longRunning: true });
       const worker = createWorker(rt.ctx, workerOptionsFrom(rt.ctx.config.workerTuning));
       worker.start();
       const signal = await new Promise<NodeJS.Signals>((resolve) => {

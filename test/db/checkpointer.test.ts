@@ -1,0 +1,32 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { test } from 'node:test';
+import { sql } from 'kysely';
+import { connect } from '../../src/db/connection.js';
+import { TEST_DIALECT } from '../helpers/app.js';
+
+test('a long-running process checkpoints the WAL from a background thread', { skip: TEST_DIALECT !== 'sqlite' ? 'SQLite WAL only' : false }, async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'partner-api-ckpt-'));
+  const file = path.join(dir, 'c.db');
+  const warnings: string[] = [];
+  const database = await connect(`sqlite:${file}`, { backgroundCheckpoint: { onError: (m) => warnings.push(m) } });
+  try {
+    await database.transaction(async (trx) => void (await sql`create table filler (v text not null)`.execute(trx)));
+    const before = fs.statSync(file).size;
+    // ~2 MB through group commits: far below the writer's own checkpoint threshold (16 000 pages).
+    await Promise.all(
+      Array.from({ length: 100 }, () =>
+        database.transaction(async (trx) => void (await sql`insert into filler (v) select hex(randomblob(5000)) from (select 1 union all select 2)`.execute(trx))),
+      ),
+    );
+    const deadline = Date.now() + 10_000;
+    while (fs.statSync(file).size < before + 1_000_000 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    assert.ok(fs.statSync(file).size >= before + 1_000_000, 'the pages reached the database file without the writer checkpointing');
+    assert.deepEqual(warnings, []);
+  } finally {
+    await database.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
