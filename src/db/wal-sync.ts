@@ -110,7 +110,7 @@ export class WalSync {
 
   /**
    * A failed fsync leaves it unknown what reached the disk, and retrying does not tell (the kernel
-   * may have dropped the dirty pages). Like PostgreSQL, stop: nothing more is acknowledged or read
+   * may have dropped the dirty pages). Like PostgreSQL, stop: nothing more is acknowledged or answered
    * until the process restarts and SQLite recovers the WAL from what is really on disk.
    */
   private fail(cause: unknown): void {
