@@ -88,11 +88,15 @@ export class GroupCommitter {
               outcomes.push({ ok: false, error });
             }
           }
-          const ticket = walSync?.beginCommit();
-          try {
+          if (walSync) {
+            const ticket = walSync.beginCommit();
+            try {
+              await conn.executeQuery(COMMIT);
+            } finally {
+              durable = walSync.committed(ticket);
+            }
+          } else {
             await conn.executeQuery(COMMIT);
-          } finally {
-            if (ticket !== undefined) durable = walSync?.committed(ticket) ?? durable;
           }
         } catch (error) {
           if (this.options.inTransaction()) await conn.executeQuery(ROLLBACK);

@@ -158,6 +158,15 @@ const turns = async (n = 3) => {
   for (let i = 0; i < n; i++) await new Promise((r) => setImmediate(r));
 };
 
+async function withHeldSync(run: (c: Awaited<ReturnType<typeof committerWithHeldSync>>) => Promise<void>): Promise<void> {
+  const c = await committerWithHeldSync();
+  try {
+    await run(c);
+  } finally {
+    await c.close();
+  }
+}
+
 async function committerWithHeldSync() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'partner-api-walsync-'));
   const file = path.join(dir, 'w.db');
@@ -186,9 +195,8 @@ async function committerWithHeldSync() {
 }
 
 describe('group commit with the WAL sync off the event loop (synchronous=FULL)', () => {
-  test('a group is acknowledged only when the fsync covering its commit completes', sqliteOnly, async () => {
-    const c = await committerWithHeldSync();
-    try {
+  test('a group is acknowledged only when the fsync covering its commit completes', sqliteOnly, () =>
+    withHeldSync(async (c) => {
       let acknowledged = 0;
       const units = ['a', 'b', 'c'].map((v) => c.insert(v).then(() => acknowledged++));
       await turns();
@@ -204,14 +212,10 @@ describe('group commit with the WAL sync off the event loop (synchronous=FULL)',
       await Promise.all([...units, whenDurable]);
       assert.equal(acknowledged, 3);
       assert.equal(c.walSync.behind, false);
-    } finally {
-      await c.close();
-    }
-  });
+    }));
 
-  test('groups committed while a sync runs wait for the next one, which covers them all', sqliteOnly, async () => {
-    const c = await committerWithHeldSync();
-    try {
+  test('groups committed while a sync runs wait for the next one, which covers them all', sqliteOnly, () =>
+    withHeldSync(async (c) => {
       const first = c.insert('first');
       await turns();
       const later = [c.insert('second'), c.insert('third')];
@@ -227,14 +231,10 @@ describe('group commit with the WAL sync off the event loop (synchronous=FULL)',
       assert.equal(c.sync.calls, 2);
       c.sync.release();
       await Promise.all(later);
-    } finally {
-      await c.close();
-    }
-  });
+    }));
 
-  test('a failed fsync rejects its group and everything after it: nothing more is acknowledged', sqliteOnly, async () => {
-    const c = await committerWithHeldSync();
-    try {
+  test('a failed fsync rejects its group and everything after it: nothing more is acknowledged', sqliteOnly, () =>
+    withHeldSync(async (c) => {
       const unit = c.insert('lost?');
       await turns();
       c.sync.release(Object.assign(new Error('EIO: i/o error'), { code: 'EIO' }));
@@ -242,8 +242,5 @@ describe('group commit with the WAL sync off the event loop (synchronous=FULL)',
       await assert.rejects(c.insert('after'), /could not sync the SQLite WAL to disk/);
       await assert.rejects(c.walSync.durable(), /could not sync/);
       assert.equal(c.walSync.behind, true, 'replies stay held');
-    } finally {
-      await c.close();
-    }
-  });
+    }));
 });
