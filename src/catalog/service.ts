@@ -32,9 +32,14 @@ export class CatalogService {
 
   constructor(private readonly database: Database) {}
 
-  async snapshot(): Promise<CatalogSnapshot> {
-    const version = await repo.readCatalogVersion(this.database);
-    if (this.current?.version === version) return this.current;
+  /**
+   * `knownVersion`: the version this request already read (the API key's query reads it, see
+   * AuthContext.catalogVersion), which saves the version query.
+   */
+  async snapshot(knownVersion?: number): Promise<CatalogSnapshot> {
+    const version = knownVersion ?? (await repo.readCatalogVersion(this.database));
+    // Versions only grow: a copy newer than the version read is what a request starting now sees.
+    if (this.current && this.current.version >= version) return this.current;
     if (this.loading?.version !== version) {
       const loading = { version, snapshot: this.load(version) };
       this.loading = loading;
@@ -64,13 +69,13 @@ export class CatalogService {
     }
   }
 
-  async operators(): Promise<Operator[]> {
-    return (await this.snapshot()).activeOperators().map((o) => ({ _id: o.id, code: o.code, name: o.name, status: o.status }));
+  async operators(version?: number): Promise<Operator[]> {
+    return (await this.snapshot(version)).activeOperators().map((o) => ({ _id: o.id, code: o.code, name: o.name, status: o.status }));
   }
 
   /** Products of an active operator; an unknown or inactive operator is not part of the catalog. */
-  async products(operatorId: string): Promise<Product[]> {
-    const catalog = await this.snapshot();
+  async products(operatorId: string, version?: number): Promise<Product[]> {
+    const catalog = await this.snapshot(version);
     const operator = catalog.operator(operatorId);
     if (!operator || operator.status !== 'Active') throw notFound(`Operator ${operatorId} not found`);
     return catalog.productsOf(operatorId).map((p) => ({
@@ -82,12 +87,12 @@ export class CatalogService {
     }));
   }
 
-  async dataPackages(role: Role, filter: PackageFilter): Promise<DataPackage[]> {
-    return (await this.snapshot()).sellablePackages(role, filter).map(toDataPackage);
+  async dataPackages(role: Role, filter: PackageFilter, version?: number): Promise<DataPackage[]> {
+    return (await this.snapshot(version)).sellablePackages(role, filter).map(toDataPackage);
   }
 
-  async dataPackage(packageId: string, role: Role): Promise<DataPackageWithStatus> {
-    const row = (await this.snapshot()).package(packageId, role);
+  async dataPackage(packageId: string, role: Role, version?: number): Promise<DataPackageWithStatus> {
+    const row = (await this.snapshot(version)).package(packageId, role);
     if (!row) throw new AppError(404, 'PACKAGE_NOT_FOUND', `Package ${packageId} not found`);
     return { ...toDataPackage(row), status: isSellable(row) ? 'Active' : 'Inactive' };
   }

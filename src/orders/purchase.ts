@@ -31,6 +31,8 @@ import * as repo from './repository.js';
 
 export interface Buyer extends WalletOwner {
   role: Role;
+  /** The catalog version already read in this request (AuthContext.catalogVersion), if any. */
+  catalogVersion?: number;
 }
 
 type BuyCode = Extract<ErrorCode, 'BUY_DATA_FAILED' | 'BUY_DATA_BULK_FAILED'>;
@@ -256,7 +258,7 @@ export class PurchaseService {
   async buySingle(buyer: Buyer, body: BuySingleBody): Promise<BuySingleResult> {
     const code = 'BUY_DATA_FAILED';
     const read = this.database.read;
-    const catalog = await this.catalog.snapshot();
+    const catalog = await this.catalog.snapshot(buyer.catalogVersion);
     const parents = loadParents(catalog, code, body.operatorId, body.productId);
     const pkg = loadPackage(catalog, buyer.role, code, parents, body.packageId, '');
     const msisdn = normalise(code, body.beneficiaryMsisdn, '');
@@ -319,7 +321,7 @@ export class PurchaseService {
     const count = body.items.length;
     if (count < 2 || count > 20) throw new AppError(422, code, `items must have 2 to 20 entries (got ${count})`);
     const read = this.database.read;
-    const catalog = await this.catalog.snapshot();
+    const catalog = await this.catalog.snapshot(buyer.catalogVersion);
     const parents = loadParents(catalog, code, body.operatorId, body.productId);
 
     const packages = new Map<string, Package>();
@@ -408,7 +410,7 @@ export class PurchaseService {
     if (item.status !== 'failed') {
       throw conflict(code, `Recipient ${msisdn} is ${item.status}; only a failed recipient can be retried`);
     }
-    const catalog = await this.catalog.snapshot();
+    const catalog = await this.catalog.snapshot(buyer.catalogVersion);
     const parents = loadParents(catalog, code, order.operator_id, order.product_id);
     const pkg = loadPackage(catalog, buyer.role, code, parents, item.package_id, '');
     if ((await repo.findInFlight(read, buyer.mode, [msisdn])).length > 0) {

@@ -1,21 +1,36 @@
+import type { Kysely } from 'kysely';
 import type { Database, Executor } from '../db/connection.js';
 import { prepared } from '../db/prepared.js';
-import type { Mode } from '../db/schema.js';
+import type { DB, Mode } from '../db/schema.js';
 
-const keyByHash = prepared((db, keyHash: string) =>
-  db
+/**
+ * The key (revoked or not), the wallet of its mode and the catalog's version (so the catalog cache
+ * is checked without a query of its own), joined to the key's profile.
+ */
+function keyQuery(db: Kysely<DB>, keyHash: string) {
+  return db
     .selectFrom('api_keys as k')
     .innerJoin('profiles as p', 'p.id', 'k.profile_id')
     .leftJoin('wallets as w', (join) => join.onRef('w.profile_id', '=', 'k.profile_id').onRef('w.mode', '=', 'k.mode'))
     .select(['k.id as key_id', 'k.mode', 'k.revoked', 'k.last_used_at'])
     .select(['w.id as wallet_id', 'w.available as wallet_available', 'w.held as wallet_held'])
-    .selectAll('p')
-    .where('k.key_hash', '=', keyHash),
-);
+    .select((eb) => eb.selectFrom('catalog_state').select('version').where('id', '=', 1).as('catalog_version'))
+    .where('k.key_hash', '=', keyHash);
+}
 
-/** The key (revoked or not), its profile and the wallet of its mode: runs on every authenticated request. */
+/** With what every request checks of the profile. */
+const keyByHash = prepared((db, keyHash: string) => keyQuery(db, keyHash).select(['p.id', 'p.role', 'p.status']));
+
+/** With the whole profile row, for the one route that shows it. */
+const keyWithProfileByHash = prepared((db, keyHash: string) => keyQuery(db, keyHash).selectAll('p'));
+
+/** Runs on every authenticated request: one query, its columns only what the request needs. */
 export async function findKeyByHash(database: Database, keyHash: string) {
   return (await keyByHash(database, keyHash))[0];
+}
+
+export async function findKeyWithProfileByHash(database: Database, keyHash: string) {
+  return (await keyWithProfileByHash(database, keyHash))[0];
 }
 
 export async function touchKey(db: Executor, keyId: string, now: number): Promise<void> {

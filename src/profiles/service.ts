@@ -12,9 +12,12 @@ export interface AuthContext {
   mode: Mode;
   profileId: string;
   role: Role;
-  profile: ProfileRow;
+  /** The whole profile row, read only when the route asked for it (`authenticate(key, true)`). */
+  profile: ProfileRow | null;
   /** The wallet of the key's mode as the request began (null until it is first funded). */
   wallet: { id: string; available: number; held: number } | null;
+  /** The catalog's version as the request began (see CatalogService.snapshot). */
+  catalogVersion: number;
 }
 
 /** last_used_at is written at most this often per key, so reads stay reads. */
@@ -26,11 +29,14 @@ export class ProfileService {
     private readonly log: { warn(obj: object, msg: string): void },
   ) {}
 
-  async authenticate(presentedKey: string | undefined): Promise<AuthContext> {
+  async authenticate(presentedKey: string | undefined, withProfile = false): Promise<AuthContext> {
     if (!presentedKey) throw unauthorized('Missing X-API-KEY header');
     const parsed = parseApiKey(presentedKey.trim());
     if (!parsed) throw unauthorized('Malformed API key: expected service_live_… or service_test_…');
-    const row = await repo.findKeyByHash(this.database, parsed.hash);
+    // With the profile, the row is the profile plus the key's columns; copying it without them
+    // would cost more than the query, and nothing reads the extra fields.
+    const full = withProfile ? await repo.findKeyWithProfileByHash(this.database, parsed.hash) : undefined;
+    const row = withProfile ? full : await repo.findKeyByHash(this.database, parsed.hash);
     if (!row || row.mode !== parsed.mode) throw unauthorized('Unknown API key');
     if (row.revoked) throw unauthorized('This API key has been revoked');
     if (row.status !== 'Active') {
@@ -43,15 +49,22 @@ export class ProfileService {
         this.log.warn({ err: error, keyId: row.key_id }, 'could not record key use');
       });
     }
-    // The row is the profile plus the key's columns; copying it without them would cost more
-    // than the query (this runs on every request), and nothing reads the extra fields.
     const wallet =
       row.wallet_id === null ? null : { id: row.wallet_id, available: Number(row.wallet_available), held: Number(row.wallet_held) };
-    return { keyId: row.key_id, mode: row.mode, profileId: row.id, role: row.role, profile: row, wallet };
+    return {
+      keyId: row.key_id,
+      mode: row.mode,
+      profileId: row.id,
+      role: row.role,
+      profile: full ?? null,
+      wallet,
+      catalogVersion: Number(row.catalog_version),
+    };
   }
 
   /** The balances come from the authentication read: one query for the whole request. */
   getProfile(auth: AuthContext): Profile {
+    if (!auth.profile) throw new Error('the route did not ask the authentication for the profile (config.authLoadsProfile)');
     return toProfileView(auth.profile, auth.wallet?.available ?? 0, auth.wallet?.held ?? 0);
   }
 

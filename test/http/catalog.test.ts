@@ -94,6 +94,25 @@ describe('catalog reads', () => {
     assert.deepEqual(unknown.body.data, []);
   });
 
+  test('a repeated package list (served from its cached body) is byte for byte the first one', async () => {
+    const url = '/api/v1/data-packages?operatorId=op_a';
+    const first = await t.app.inject({ method: 'GET', url, headers: { 'x-api-key': KEYS.agentLive } });
+    const again = await t.app.inject({ method: 'GET', url, headers: { 'x-api-key': KEYS.agentLive } });
+    assert.equal(first.statusCode, 200);
+    assert.equal(again.body, first.body);
+    for (const res of [first, again]) {
+      assert.equal(res.headers['content-type'], 'application/json; charset=utf-8');
+      assert.equal(res.headers['content-length'], String(Buffer.byteLength(first.body)));
+    }
+    // Another role's prices are another body.
+    const customer = await t.app.inject({ method: 'GET', url, headers: { 'x-api-key': KEYS.customerLive } });
+    assert.notEqual(customer.body, first.body);
+    assert.deepEqual(
+      JSON.parse(customer.body).data.map((p: { _id: string }) => p._id),
+      JSON.parse(first.body).data.map((p: { _id: string }) => p._id),
+    );
+  });
+
   for (const [role, key] of Object.entries(KEY_BY_ROLE) as [keyof typeof KEY_BY_ROLE, string][]) {
     test(`role prices: a ${role} sees its own price in lists and the single read`, async () => {
       const list = await t.call('GET', '/api/v1/data-packages?productId=prd_a', { key });

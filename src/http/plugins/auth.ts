@@ -5,6 +5,10 @@ declare module 'fastify' {
   interface FastifyRequest {
     auth: AuthContext;
   }
+  interface FastifyContextConfig {
+    /** The route shows the caller's profile: authentication reads the whole row with the key. */
+    authLoadsProfile?: boolean;
+  }
 }
 
 /**
@@ -15,6 +19,7 @@ export function requireApiKey(app: FastifyInstance, profiles: ProfileService): v
   app.decorateRequest('auth', null as unknown as AuthContext);
   app.addHook('onRequest', async (request) => {
     const header = request.headers['x-api-key'];
-    request.auth = await profiles.authenticate(Array.isArray(header) ? header[0] : header);
+    const key = Array.isArray(header) ? header[0] : header;
+    request.auth = await profiles.authenticate(key, request.routeOptions.config.authLoadsProfile === true);
   });
 }

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../context.js';
+import { BodyCache } from '../body-cache.js';
 import { notFound } from '../errors.js';
 import {
   DataPackageResponse,
@@ -13,11 +14,16 @@ import {
 } from '../schemas/catalog.js';
 import { authErrors, withErrors } from '../schemas/common.js';
 
+/** Package lists per catalog version, role and filter: a few per version. */
+const PACKAGE_LISTS_CACHED = 1_000;
+
 export const catalogRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
+  const packageLists = new BodyCache(PACKAGE_LISTS_CACHED);
+
   app.get(
     '/operators',
     { schema: { tags: ['catalog'], summary: 'Active operators', response: { 200: OperatorsResponse, ...authErrors } } },
-    async () => ({ success: true as const, data: await ctx.catalog.operators() }),
+    async (request) => ({ success: true as const, data: await ctx.catalog.operators(request.auth.catalogVersion) }),
   );
 
   app.get(
@@ -30,7 +36,7 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
         response: { 200: ProductsResponse, ...authErrors, ...withErrors(404) },
       },
     },
-    async (request) => ({ success: true as const, data: await ctx.catalog.products(request.params.operatorId) }),
+    async (request) => ({ success: true as const, data: await ctx.catalog.products(request.params.operatorId, request.auth.catalogVersion) }),
   );
 
   // Spec 4.3: any other path under /operators/ is rejected, with the key still required first.
@@ -53,10 +59,15 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
         response: { 200: DataPackagesResponse, ...authErrors, ...withErrors(400) },
       },
     },
-    async (request) => ({
-      success: true as const,
-      data: await ctx.catalog.dataPackages(request.auth.role, request.query),
-    }),
+    async (request, reply) => {
+      const { role, catalogVersion } = request.auth;
+      const { operatorId = '', productId = '' } = request.query;
+      // A catalog version is never reused, so a body keyed by it can never be stale.
+      return packageLists.send(reply, `${catalogVersion}\u0000${role}\u0000${operatorId}\u0000${productId}`, async () => ({
+        success: true as const,
+        data: await ctx.catalog.dataPackages(role, request.query, catalogVersion),
+      }));
+    },
   );
 
   app.get(
@@ -71,7 +82,7 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
     },
     async (request) => ({
       success: true as const,
-      data: await ctx.catalog.dataPackage(request.params.packageId, request.auth.role),
+      data: await ctx.catalog.dataPackage(request.params.packageId, request.auth.role, request.auth.catalogVersion),
     }),
   );
 

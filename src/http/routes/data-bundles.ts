@@ -17,6 +17,7 @@ const buyer = (request: FastifyRequest): Buyer => ({
   mode: request.auth.mode,
   role: request.auth.role,
   wallet: request.auth.wallet,
+  catalogVersion: request.auth.catalogVersion,
 });
 
 /** Spec 4.10: an item count outside 2..20 is 422; every other validation error stays 400. */

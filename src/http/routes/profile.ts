@@ -6,7 +6,10 @@ import { ProfileResponse, WalletBalanceResponse } from '../schemas/profile.js';
 export const profileRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async (app, { ctx }) => {
   app.get(
     '/profile',
-    { schema: { tags: ['profile'], summary: 'The profile that owns the key', response: { 200: ProfileResponse, ...authErrors } } },
+    {
+      config: { authLoadsProfile: true },
+      schema: { tags: ['profile'], summary: 'The profile that owns the key', response: { 200: ProfileResponse, ...authErrors } },
+    },
     async (request) => ({ success: true as const, data: ctx.profiles.getProfile(request.auth) }),
   );
 
