@@ -8,6 +8,7 @@ import type { SqliteSynchronous } from '../config.js';
 import type { DialectName } from './dialect.js';
 import { BackgroundCheckpointer, WRITER_AUTOCHECKPOINT_PAGES } from './checkpointer.js';
 import { GroupCommitter } from './group-commit.js';
+import type { DirectRunner } from './prepared.js';
 import { withStatementCache } from './sqlite-statements.js';
 import { WalSync } from './wal-sync.js';
 import type { DB } from './schema.js';
@@ -83,7 +84,15 @@ function connectSqlite(file: string, options: ConnectOptions): Database {
     writerHandle.pragma(`wal_autocheckpoint = ${WRITER_AUTOCHECKPOINT_PAGES}`);
     checkpointer = new BackgroundCheckpointer(path.resolve(file), options.backgroundCheckpoint.onError);
   }
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(writerHandle) }) });
+  const writerStatements = withStatementCache(writerHandle);
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: writerStatements }) });
+  // What Kysely's SQLite connection does with a compiled query, without its executor around it.
+  const runOnWriter: DirectRunner = (text, parameters) => {
+    const statement = writerStatements.prepare(text);
+    if (statement.reader) return { rows: statement.all(parameters) };
+    const { changes, lastInsertRowid } = statement.run(parameters);
+    return { rows: [], numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid) };
+  };
   const readerStatements = withStatementCache(readerHandle);
   // FULL is kept with the fsync off the event loop (see WalSync); other levels are SQLite's own.
   const walSync = synchronous === 'FULL' ? new WalSync(`${path.resolve(file)}-wal`) : null;
@@ -91,6 +100,7 @@ function connectSqlite(file: string, options: ConnectOptions): Database {
   const committer = new GroupCommitter(db, {
     maxBatch: (options.groupCommit ?? true) ? 256 : 1,
     inTransaction: () => writerHandle.inTransaction,
+    direct: runOnWriter,
     ...(walSync ? { walSync } : {}),
   });
   return {

@@ -1,4 +1,5 @@
 import { CompiledQuery, type Kysely } from 'kysely';
+import { runDirectlyOn, type DirectRunner } from './prepared.js';
 import type { DB } from './schema.js';
 import { WalSync } from './wal-sync.js';
 
@@ -25,6 +26,11 @@ export interface GroupCommitOptions {
   inTransaction(): boolean;
   /** SQLite `synchronous=FULL`: commit without syncing, then acknowledge after WalSync's fsync. */
   walSync?: WalSync;
+  /**
+   * Runs SQL directly on the writer connection: the group's own statements, and the precompiled
+   * statements of its units (see prepared.ts), then skip Kysely's executor.
+   */
+  direct?: DirectRunner;
 }
 
 /**
@@ -73,36 +79,42 @@ export class GroupCommitter {
     let durable: Promise<void> = Promise.resolve();
     try {
       await this.db.connection().execute(async (conn) => {
-        if (walSync) await conn.executeQuery(WalSync.deferSync);
+        const { direct } = this.options;
+        if (direct) runDirectlyOn(conn, direct);
+        const exec = async (query: CompiledQuery): Promise<void> => {
+          if (direct) direct(query.sql, query.parameters);
+          else await conn.executeQuery(query);
+        };
+        if (walSync) await exec(WalSync.deferSync);
         try {
-          await conn.executeQuery(BEGIN);
+          await exec(BEGIN);
           for (const unit of batch) {
-            await conn.executeQuery(SAVEPOINT);
+            await exec(SAVEPOINT);
             try {
               const value = await unit.work(conn);
-              await conn.executeQuery(RELEASE);
+              await exec(RELEASE);
               outcomes.push({ ok: true, value });
             } catch (error) {
-              await conn.executeQuery(ROLLBACK_TO);
-              await conn.executeQuery(RELEASE);
+              await exec(ROLLBACK_TO);
+              await exec(RELEASE);
               outcomes.push({ ok: false, error });
             }
           }
           if (walSync) {
             const ticket = walSync.beginCommit();
             try {
-              await conn.executeQuery(COMMIT);
+              await exec(COMMIT);
             } finally {
               durable = walSync.committed(ticket);
             }
           } else {
-            await conn.executeQuery(COMMIT);
+            await exec(COMMIT);
           }
         } catch (error) {
-          if (this.options.inTransaction()) await conn.executeQuery(ROLLBACK);
+          if (this.options.inTransaction()) await exec(ROLLBACK);
           throw error;
         } finally {
-          if (walSync) await conn.executeQuery(WalSync.restoreSync);
+          if (walSync) await exec(WalSync.restoreSync);
         }
       });
     } catch (error) {

@@ -44,6 +44,31 @@ function bind(compiled: Compiled, args: readonly unknown[]): unknown[] {
   return compiled.slots.map((slot) => (slot.arg === undefined ? slot.value : args[slot.arg]));
 }
 
+/** Runs compiled SQL at once on one connection, with the result Kysely's driver would give. */
+export type DirectRunner = (sql: string, parameters: readonly unknown[]) => QueryResult<unknown>;
+
+const directRunners = new WeakMap<Executor, DirectRunner>();
+
+/**
+ * Lets the precompiled statements of this module skip Kysely's executor (a chain of promises and
+ * plugin hooks, several µs a statement) on `handle`. SQLite's group commit registers the handle it
+ * gives its units of work: their statements then run directly on the writer, which is the same
+ * connection in the same transaction that Kysely would have used.
+ */
+export function runDirectlyOn(handle: Executor, run: DirectRunner): void {
+  directRunners.set(handle, run);
+}
+
+function execute<Row>(executor: Executor, sql: string, parameters: unknown[]): Promise<QueryResult<Row>> {
+  const direct = directRunners.get(executor);
+  if (!direct) return executor.executeQuery<Row>(CompiledQuery.raw(sql, parameters));
+  try {
+    return Promise.resolve(direct(sql, parameters) as QueryResult<Row>);
+  } catch (error) {
+    return Promise.reject(error as Error);
+  }
+}
+
 /** Reads on the database's read handle (see Database.readRows). */
 export function prepared<Args extends unknown[], Row>(
   build: (db: Kysely<DB>, ...args: Args) => Compilable<Row>,
@@ -84,7 +109,7 @@ export function preparedQuery<Args extends unknown[], Row>(
       compiled = compileWithSentinels(build(executor, ...placeholders<Args>(build.length - 1)));
       byDialect.set(key, compiled);
     }
-    return executor.executeQuery<Row>(CompiledQuery.raw(compiled.sql, bind(compiled, args)));
+    return execute<Row>(executor, compiled.sql, bind(compiled, args));
   };
 }
 
@@ -118,7 +143,7 @@ export async function insertRow<T extends keyof DB & string>(executor: Executor,
   const compiled = compiledShape(executor, `insert ${table}(${columns.join(',')})`, () =>
     executor.insertInto(table).values(Object.fromEntries(columns.map((c, i) => [c, placeholder(i)])) as Insertable<DB[T]>),
   );
-  await executor.executeQuery(CompiledQuery.raw(compiled.sql, bind(compiled, columns.map((c) => record[c] ?? null))));
+  await execute(executor, compiled.sql, bind(compiled, columns.map((c) => record[c] ?? null)));
 }
 
 /**
@@ -141,6 +166,6 @@ export async function updateById<T extends keyof DB & string>(
       .where('id', '=', placeholder(columns.length)),
   );
   const args = [...columns.map((c) => record[c] ?? null), id];
-  const result = await executor.executeQuery(CompiledQuery.raw(compiled.sql, bind(compiled, args)));
+  const result = await execute(executor, compiled.sql, bind(compiled, args));
   return Number(result.numAffectedRows ?? 0);
 }
