@@ -1,7 +1,7 @@
 import type { FastifyReply } from 'fastify';
 
 /** Fastify's own content type for the JSON it serializes. */
-const JSON_TYPE = 'application/json; charset=utf-8';
+export const JSON_TYPE = 'application/json; charset=utf-8';
 
 /**
  * Serialized 200 bodies of one route, for responses that are a pure function of a small key

@@ -20,7 +20,7 @@ import { post } from '../wallet/service.js';
 import { decodeCursor, encodeCursor, type KeysetPosition } from '../lib/cursor.js';
 import { PurchaseService, type Buyer } from './purchase.js';
 import * as repo from './repository.js';
-import { OrderViewCache } from './view-cache.js';
+import { OrderViewCache, type RenderedOrder } from './view-cache.js';
 import { toOrderView, toStatusView } from './views.js';
 
 export type { Buyer } from './purchase.js';
@@ -75,6 +75,11 @@ export function parseListQuery(query: OrdersQuery): ListQuery {
     if (!after) throw badRequest('INVALID_REQUEST', 'cursor is not a continueCursor returned by this endpoint');
   }
   return { types, state, limit, after };
+}
+
+/** An order page whose orders are JSON texts (see OrderService.listEncoded). */
+export interface EncodedOrderPage extends Omit<OrderPage, 'orders'> {
+  orders: string[];
 }
 
 export interface StuckDelivery {
@@ -132,6 +137,20 @@ export class OrderService {
    * view cache, the rest (and every bulk order) are read in full with one query.
    */
   async list(reader: Reader, query: OrdersQuery): Promise<OrderPage> {
+    const page = await this.readPage(reader, query);
+    return { orders: page.orders.map((o) => o.view), isDone: page.isDone, continueCursor: page.continueCursor };
+  }
+
+  /**
+   * `list` with each order as JSON made by `encode`: a cached order keeps its JSON with its view,
+   * so an unchanged order is serialized once, not on every page that shows it.
+   */
+  async listEncoded(reader: Reader, query: OrdersQuery, encode: (order: Order) => string): Promise<EncodedOrderPage> {
+    const page = await this.readPage(reader, query);
+    return { orders: page.orders.map((o) => (o.json ??= encode(o.view))), isDone: page.isDone, continueCursor: page.continueCursor };
+  }
+
+  private async readPage(reader: Reader, query: OrdersQuery) {
     const q = parseListQuery(query);
     const keys = await repo.listOrderKeys(this.database, {
       profileId: reader.profileId,
@@ -144,7 +163,7 @@ export class OrderService {
     const page = keys.slice(0, q.limit);
     const cached = page.map((k) => (k.is_bulk === 1 ? undefined : this.views.get(k)));
     const missing = page.filter((_, i) => cached[i] === undefined).map((k) => k.id);
-    const fresh = new Map<string, Order>();
+    const fresh = new Map<string, RenderedOrder>();
     if (missing.length > 0) {
       const rows = await repo.findOrdersByIds(this.database.read, missing);
       const items = await repo.findItems(
@@ -154,8 +173,7 @@ export class OrderService {
       for (const row of rows) {
         const view = toOrderView(row, items.filter((i) => i.order_id === row.id));
         // Keyed by the row read in full: it may be newer than the page's key, never older.
-        if (row.is_bulk !== 1) this.views.set(row, view);
-        fresh.set(row.id, view);
+        fresh.set(row.id, row.is_bulk === 1 ? { view, json: undefined } : this.views.set(row, view));
       }
     }
     const last = page[page.length - 1];

@@ -8,36 +8,57 @@ export interface OrderVersion {
   updated_at: number;
 }
 
+/** One rendered order, and its JSON once a caller has serialized it. */
+export interface RenderedOrder {
+  view: Order;
+  json: string | undefined;
+}
+
+interface Entry extends RenderedOrder {
+  state: string;
+  submittedAt: number | null;
+  updatedAt: number;
+}
+
 /**
- * Rendered views of single-recipient orders, keyed by the order's version. Such an order changes
- * after it is written only by being submitted (submitted_at is set), by settling or by being
- * reversed (state changes), and every change moves updated_at too, so a key that matches can only
- * be the same view. Bulk orders (whose recipients change without their own row telling) are never
- * cached. Least recently used views are dropped beyond `capacity`.
+ * Rendered views of single-recipient orders, by order id, each valid for one version of its
+ * order. Such an order changes after it is written only by being submitted (submitted_at is set),
+ * by settling or by being reversed (state changes), and every change moves updated_at too, so an
+ * entry whose version matches can only be the same view. Bulk orders (whose recipients change
+ * without their own row telling) are never cached. Least recently used views are dropped beyond
+ * `capacity`.
  */
 export class OrderViewCache {
-  private readonly views = new Map<string, Order>();
+  private readonly entries = new Map<string, Entry>();
 
   constructor(private readonly capacity: number) {}
 
-  private static key(v: OrderVersion): string {
-    return `${v.id}\u0000${v.state}\u0000${v.submitted_at ?? ''}\u0000${v.updated_at}`;
-  }
-
-  get(version: OrderVersion): Order | undefined {
-    const key = OrderViewCache.key(version);
-    const view = this.views.get(key);
-    if (view) {
-      this.views.delete(key);
-      this.views.set(key, view);
+  get(version: OrderVersion): RenderedOrder | undefined {
+    const entry = this.entries.get(version.id);
+    if (
+      entry === undefined ||
+      entry.updatedAt !== version.updated_at ||
+      entry.state !== version.state ||
+      entry.submittedAt !== version.submitted_at
+    ) {
+      return undefined;
     }
-    return view;
+    this.entries.delete(version.id);
+    this.entries.set(version.id, entry);
+    return entry;
   }
 
-  set(version: OrderVersion, view: Order): void {
-    const key = OrderViewCache.key(version);
-    this.views.delete(key);
-    this.views.set(key, view);
-    if (this.views.size > this.capacity) this.views.delete(this.views.keys().next().value as string);
+  set(version: OrderVersion, view: Order): RenderedOrder {
+    const entry: Entry = {
+      view,
+      json: undefined,
+      state: version.state,
+      submittedAt: version.submitted_at,
+      updatedAt: version.updated_at,
+    };
+    this.entries.delete(version.id);
+    this.entries.set(version.id, entry);
+    if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value as string);
+    return entry;
   }
 }

@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify from 'fastify';
+import { OrdersQuery, OrdersResponse } from '../../src/http/schemas/orders.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { KEYS } from '../helpers/keys.js';
 import type { Mode, NewOrder, OrderState, OrderType } from '../../src/db/schema.js';
@@ -230,6 +233,29 @@ describe('GET /orders, /orders/{id}, /orders/{id}/status (spec 4.11–4.13)', ()
 
     await t.ctx.orders.reverse(orderId, 'test reversal');
     assert.equal((await listed()).state, 'reversed');
+  });
+
+  test('a page made of cached order JSON is byte for byte what the response schema serializes', async () => {
+    await buySingle(t, KEYS.agentLive, '0244530021');
+    await t.call('POST', '/api/v1/data-bundles/buy-bulk', {
+      key: KEYS.agentLive,
+      body: { operatorId: 'op_a', productId: 'prd_a', items: [{ packageId: 'pkg_a_1gb', beneficiaryMsisdn: '0244530022' }, { packageId: 'pkg_a_1gb', beneficiaryMsisdn: '0244530023' }] },
+    });
+    await insertOrder(t, { profileId: 'usr_agent', mode: 'live', type: 'result_checker' });
+    // The reference: the same page as objects, serialized whole by Fastify from OrdersResponse.
+    const reference = Fastify().withTypeProvider<TypeBoxTypeProvider>();
+    reference.get('/', { schema: { querystring: OrdersQuery, response: { 200: OrdersResponse } } }, async (request) => ({
+      success: true as const,
+      data: await t.ctx.orders.list({ profileId: 'usr_agent', mode: 'live' }, request.query),
+    }));
+    for (const query of ['?limit=5', '?limit=5', '?orderType=all&limit=100']) {
+      const served = await t.app.inject({ method: 'GET', url: `/api/v1/orders${query}`, headers: { 'x-api-key': KEYS.agentLive } });
+      const expected = await reference.inject({ method: 'GET', url: `/${query}` });
+      assert.equal(served.statusCode, 200);
+      assert.equal(served.body, expected.body, query);
+      assert.equal(served.headers['content-type'], 'application/json; charset=utf-8');
+    }
+    await reference.close();
   });
 
   test("another owner's order, or the other mode's, is 404 ORDER_NOT_FOUND on every order path; nothing else exists under an order", async () => {
