@@ -262,22 +262,30 @@ export class PurchaseService {
     const parents = loadParents(catalog, code, body.operatorId, body.productId);
     const pkg = loadPackage(catalog, buyer.role, code, parents, body.packageId, '');
     const msisdn = normalise(code, body.beneficiaryMsisdn, '');
-    if (await repo.isInFlight(this.database, buyer.mode, msisdn)) {
-      throw conflict(code, `${msisdn} ${IN_FLIGHT_MESSAGE}`);
-    }
+    const inFlight = () => conflict(code, `${msisdn} ${IN_FLIGHT_MESSAGE}`);
+    // Rule 3 (an open order for the number) answers before a repeated paymentReference and before
+    // the balance. With a paymentReference both are read first. Without one, the unit of work finds
+    // an open order itself: the in-flight index refuses the item, and a wallet that cannot pay
+    // (checked by the hold, 402 with the balance at that moment) looks for an open order first.
     const paymentReference = body.paymentReference?.trim() || null;
-    if (paymentReference !== null && (await repo.paymentReferenceTaken(read, buyer.profileId, buyer.mode, paymentReference))) {
-      throw conflict(code, 'Duplicate order: this paymentReference was already used; nothing was charged');
+    if (paymentReference !== null) {
+      if (await repo.isInFlight(this.database, buyer.mode, msisdn)) throw inFlight();
+      if (await repo.paymentReferenceTaken(read, buyer.profileId, buyer.mode, paymentReference)) {
+        throw conflict(code, 'Duplicate order: this paymentReference was already used; nothing was charged');
+      }
     }
-    // The balance is checked by the hold itself (402 with the balance at that moment).
     const price = Number(pkg.price);
+    const unlessInFlight = async (trx: Executor, refusal: unknown): Promise<unknown> =>
+      refusal instanceof AppError && refusal.statusCode === 402 && (await repo.findInFlight(trx, buyer.mode, [msisdn])).length > 0
+        ? inFlight()
+        : refusal;
 
     try {
       const placed = await withShortReference('DB', (reference) =>
         this.database.transaction(async (trx) => {
           const now = this.clock();
           const walletId = await walletIdOf(trx, buyer);
-          if (walletId === null) throw insufficient(code, 0, price);
+          if (walletId === null) throw await unlessInFlight(trx, insufficient(code, 0, price));
           const orderId = newId('ord');
           const item = newItem(orderId, 0, buyer.mode, msisdn, pkg, now);
           const order = newOrder(
@@ -295,8 +303,12 @@ export class PurchaseService {
             { payment_reference: paymentReference, anonymous_id: body.anonymousId?.trim() || null },
             now,
           );
-          const { before, after } = await placeOrder(trx, code, walletId, order, [item], now);
-          return { orderId, reference, before, after };
+          try {
+            const { before, after } = await placeOrder(trx, code, walletId, order, [item], now);
+            return { orderId, reference, before, after };
+          } catch (error) {
+            throw await unlessInFlight(trx, error);
+          }
         }),
       );
       return {

@@ -174,6 +174,13 @@ describe('POST /data-bundles/buy-single (spec 4.9)', () => {
       expectError(await buySingle(t, KEYS.staffLive, '0554123431', {}, A_2GB), 409);
       expectError(await buySingle(t, KEYS.staffLive, '0554123432', {}, A_2GB), 402);
     });
+    // Before a repeated paymentReference too.
+    assert.equal((await buySingle(t, KEYS.agentTest, '0554123433', { paymentReference: 'INV-3301' })).status, 200);
+    await unchanged('usr_agent', 'test', async () => {
+      const both = await buySingle(t, KEYS.agentTest, '0554123433', { paymentReference: 'INV-3301' });
+      expectError(both, 409);
+      assert.match(both.body.error.message, /in progress/);
+    });
   });
 
   test('paymentReference: a repeat is 409 and charges nothing; it is unique per profile and mode only', async () => {
