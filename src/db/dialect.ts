@@ -77,3 +77,14 @@ export function isCheckViolation(error: unknown): boolean {
 export async function refreshPlannerStatistics<T>(db: Kysely<T>, dialect: DialectName): Promise<void> {
   if (dialect === 'postgres') await sql`analyze`.execute(db);
 }
+
+/**
+ * Columns an index also carries, past its key, so that a query reading only those is answered from
+ * the index alone. SQLite: the columns are appended to the key; updating one rewrites the entry in
+ * place in its leaf. PostgreSQL: none, because an update that changes any indexed column (an
+ * INCLUDE column too) can no longer be a HOT update and must then add an entry to every index of
+ * the table (the worker updates each order twice).
+ */
+export function coveringColumns(dialect: DialectName, columns: readonly string[]): string[] {
+  return dialect === 'sqlite' ? [...columns] : [];
+}

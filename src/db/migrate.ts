@@ -5,6 +5,7 @@ import * as initial from './migrations/0001_initial.js';
 import * as catalogVersion from './migrations/0002_catalog_version.js';
 import * as dropOrdersStateIndex from './migrations/0003_drop_orders_state_index.js';
 import * as outboxLeasedIndex from './migrations/0004_outbox_leased_index.js';
+import * as ordersListingCoveringIndex from './migrations/0005_orders_listing_covering_index.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: DialectName): Promise<void>;
@@ -16,6 +17,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0002_catalog_version': catalogVersion,
   '0003_drop_orders_state_index': dropOrdersStateIndex,
   '0004_outbox_leased_index': outboxLeasedIndex,
+  '0005_orders_listing_covering_index': ordersListingCoveringIndex,
 };
 
 class StaticProvider implements MigrationProvider {

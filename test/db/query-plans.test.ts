@@ -34,7 +34,17 @@ describe('query plans of the purchase path (SQLite)', { skip: TEST_DIALECT !== '
         limit: 21,
       }).compile(),
     );
-    assert.match(details, /USING INDEX orders_owner_recent \(profile_id=\? AND mode=\? AND \(created_at,id\)<\(\?,\?\)\)/, details);
+    assert.match(details, /USING COVERING INDEX orders_owner_recent \(profile_id=\? AND mode=\? AND \(created_at,id\)<\(\?,\?\)\)/, details);
+  });
+
+  test('a page of the order list is read from the owner index alone, never from the order rows', () => {
+    for (const state of [null, 'completed' as const]) {
+      const details = planOf(
+        orderListQuery(t.database.read, { profileId: 'usr_x', mode: 'live', types: ['data', 'result_checker'], state, after: null, limit: 21 }).compile(),
+      );
+      assert.match(details, /USING COVERING INDEX orders_owner_recent \(profile_id=\? AND mode=\?\)/, details);
+      assert.doesNotMatch(details, /TEMP B-TREE/, details);
+    }
   });
 
   test("the worker's next wake-up reads two indexes in order and stops at the first row", () => {
