@@ -8,7 +8,7 @@ import type { SqliteSynchronous } from '../config.js';
 import type { DialectName } from './dialect.js';
 import { BackgroundCheckpointer, WRITER_AUTOCHECKPOINT_PAGES } from './checkpointer.js';
 import { GroupCommitter } from './group-commit.js';
-import type { DirectRunner } from './prepared.js';
+import { isPrecompiled, type DirectRunner } from './prepared.js';
 import { withStatementCache } from './sqlite-statements.js';
 import { WalSync } from './wal-sync.js';
 import type { DB } from './schema.js';
@@ -132,6 +132,18 @@ const pgTypes = {
   },
 };
 
+const statementNames = new Map<string, string>();
+
+/** A PostgreSQL prepared statement's name, the same for the same text in every connection. */
+function statementName(text: string): string {
+  let name = statementNames.get(text);
+  if (name === undefined) {
+    name = `q_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
+    statementNames.set(text, name);
+  }
+  return name;
+}
+
 async function connectPostgres(url: string, options: ConnectOptions): Promise<Database> {
   const schema = options.pgSchema;
   if (schema !== undefined && !/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`invalid schema name ${schema}`);
@@ -150,6 +162,21 @@ async function connectPostgres(url: string, options: ConnectOptions): Promise<Da
     types: pgTypes,
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
+  // Statements compiled once (prepared.ts) run as named prepared statements: each connection
+  // parses and plans one once instead of on every execution (~25 of them per purchase with the
+  // worker's). Everything else runs unnamed, as Kysely sends it.
+  pool.on('connect', (client) => {
+    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+    // Every form of client.query passes through (pg's own pool.query calls it with a callback).
+    const named = (config: unknown, ...rest: unknown[]) => {
+      if (typeof config !== 'string' || !isPrecompiled(config)) return query(config, ...rest);
+      const callback = rest.find((arg) => typeof arg === 'function');
+      const values = typeof rest[0] === 'function' ? undefined : rest[0];
+      const statement = { name: statementName(config), text: config, values };
+      return callback === undefined ? query(statement) : query(statement, callback);
+    };
+    client.query = named as typeof client.query;
+  });
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   return {
     dialect: 'postgres',
@@ -160,8 +187,7 @@ async function connectPostgres(url: string, options: ConnectOptions): Promise<Da
     transaction: (work) => db.transaction().execute(work),
     whenDurable: () => null,
     async readRows<R>(text: string, parameters: readonly unknown[]) {
-      const name = `q_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
-      const result = await pool.query({ name, text, values: [...parameters] });
+      const result = await pool.query({ name: statementName(text), text, values: [...parameters] });
       return result.rows as R[];
     },
     async close() {

@@ -23,8 +23,21 @@ interface Compiled {
 
 type Compilable<Row> = { compile(): CompiledQuery<Row> };
 
+/** Every SQL text compiled here: a fixed, small set (see `isPrecompiled`). */
+const precompiled = new Set<string>();
+
+/**
+ * True for SQL compiled once by this module: texts that recur unchanged with new parameters, so a
+ * server may keep them prepared (PostgreSQL names them, see connection.ts). Other texts (built per
+ * call, `in` lists of any length) are not, and must not accumulate on the server.
+ */
+export function isPrecompiled(sql: string): boolean {
+  return precompiled.has(sql);
+}
+
 function compileWithSentinels<Row>(query: Compilable<Row>): Compiled {
   const compiled = query.compile();
+  precompiled.add(compiled.sql);
   return {
     sql: compiled.sql,
     slots: compiled.parameters.map((value): Slot => {
