@@ -14,10 +14,16 @@ describe('POST /data-bundles/buy-single (spec 4.9)', () => {
   after(() => t.close());
 
   /** Runs `attempt` and asserts the wallet did not move (nothing charged). */
+  /** A refused purchase leaves no trace: balances, orders and ledger entries as they were. */
   async function unchanged(profileId: string, mode: 'live' | 'test', attempt: () => Promise<void>) {
+    const count = async (table: 'orders' | 'ledger_entries') =>
+      Number((await t.database.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
     const before = await t.wallet(profileId, mode);
+    const [ordersBefore, entriesBefore] = [await count('orders'), await count('ledger_entries')];
     await attempt();
     assert.deepEqual(await t.wallet(profileId, mode), before, 'wallet must not change');
+    assert.equal(await count('orders'), ordersBefore, 'no order may be written');
+    assert.equal(await count('ledger_entries'), entriesBefore, 'no ledger entry may be written');
   }
 
   function expectError(res: { status: number; body: { success: boolean; error: { code: string } } }, status: number, code = 'BUY_DATA_FAILED') {
