@@ -1,9 +1,35 @@
-import { sql, type CreateTableBuilder, type Kysely, type SelectQueryBuilder } from 'kysely';
+import { PostgresAdapter, sql, type CreateTableBuilder, type Kysely, type SelectQueryBuilder } from 'kysely';
 
 /**
  * Every difference between SQLite and PostgreSQL lives here; queries elsewhere are dialect-free.
  */
 export type DialectName = 'sqlite' | 'postgres';
+
+/** The engine behind a handle (a transaction's included), from the adapter Kysely gives it. */
+export function dialectOf(db: { getExecutor(): { adapter: unknown } }): DialectName {
+  return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
+}
+
+/**
+ * PostgreSQL: several writes, none of which returns rows, as one statement (every one but the last
+ * in a WITH clause, where each still runs in full, in one snapshot). Their numbered parameters are
+ * renumbered to follow each other: Kysely writes only placeholders, never literals containing "$n".
+ * SQLite has no writes in WITH, and no round trips to save.
+ */
+export function asOneStatement(texts: readonly string[]): string {
+  let offset = 0;
+  const parts = texts.map((text) => {
+    let count = 0;
+    const renumbered = text.replace(/\$(\d+)/g, (_, n: string) => {
+      count = Math.max(count, Number(n));
+      return `$${Number(n) + offset}`;
+    });
+    offset += count;
+    return renumbered;
+  });
+  const last = parts.pop() ?? '';
+  return parts.length === 0 ? last : `with ${parts.map((p, i) => `w${i} as (${p})`).join(', ')} ${last}`;
+}
 
 /** An auto-incrementing integer primary key named `id`. */
 export function autoIncrementId<T extends string>(

@@ -1,5 +1,6 @@
 import { CompiledQuery, type Insertable, type Kysely, type QueryResult, type Updateable } from 'kysely';
 import type { Database, Executor } from './connection.js';
+import { asOneStatement, dialectOf } from './dialect.js';
 import type { DB } from './schema.js';
 
 /**
@@ -147,28 +148,34 @@ function givenColumns(record: Record<string, unknown>): string[] {
 }
 
 /**
- * Inserts one row with a statement compiled once per table and set of columns (the row's own
+ * An insert of one row as a Statement, compiled once per table and set of columns (the row's own
  * keys, so no column can be left out by mistake).
  */
-export async function insertRow<T extends keyof DB & string>(executor: Executor, table: T, row: Insertable<DB[T]>): Promise<void> {
+export function insertStatement<T extends keyof DB & string>(executor: Executor, table: T, row: Insertable<DB[T]>): Statement {
   const record = row as Record<string, unknown>;
   const columns = givenColumns(record);
   const compiled = compiledShape(executor, `insert ${table}(${columns.join(',')})`, () =>
     executor.insertInto(table).values(Object.fromEntries(columns.map((c, i) => [c, placeholder(i)])) as Insertable<DB[T]>),
   );
-  await execute(executor, compiled.sql, bind(compiled, columns.map((c) => record[c] ?? null)));
+  return { sql: compiled.sql, parameters: bind(compiled, columns.map((c) => record[c] ?? null)) };
+}
+
+/** Inserts one row (see insertStatement). */
+export async function insertRow<T extends keyof DB & string>(executor: Executor, table: T, row: Insertable<DB[T]>): Promise<void> {
+  const statement = insertStatement(executor, table, row);
+  await execute(executor, statement.sql, [...statement.parameters]);
 }
 
 /**
- * `update <table> set <the given columns> where id = ?` with a statement compiled once per table
- * and set of columns; returns the number of rows changed.
+ * `update <table> set <the given columns> where id = ?` as a Statement, compiled once per table and
+ * set of columns.
  */
-export async function updateById<T extends keyof DB & string>(
+export function updateByIdStatement<T extends keyof DB & string>(
   executor: Executor,
   table: T,
   id: string,
   values: Updateable<DB[T]>,
-): Promise<number> {
+): Statement {
   const record = values as Record<string, unknown>;
   const columns = givenColumns(record);
   const compiled = compiledShape(executor, `update ${table}(${columns.join(',')})`, () =>
@@ -178,7 +185,76 @@ export async function updateById<T extends keyof DB & string>(
       .set(Object.fromEntries(columns.map((c, i) => [c, placeholder(i)])))
       .where('id', '=', placeholder(columns.length)),
   );
-  const args = [...columns.map((c) => record[c] ?? null), id];
-  const result = await execute(executor, compiled.sql, bind(compiled, args));
+  return { sql: compiled.sql, parameters: bind(compiled, [...columns.map((c) => record[c] ?? null), id]) };
+}
+
+/** Runs updateByIdStatement; returns the number of rows changed. */
+export async function updateById<T extends keyof DB & string>(
+  executor: Executor,
+  table: T,
+  id: string,
+  values: Updateable<DB[T]>,
+): Promise<number> {
+  const statement = updateByIdStatement(executor, table, id, values);
+  const result = await execute(executor, statement.sql, [...statement.parameters]);
   return Number(result.numAffectedRows ?? 0);
+}
+
+/**
+ * A write whose result nobody reads, compiled and bound, to be run with others by runTogether.
+ * Statements made by this module are compiled once per shape; `statementOf` takes any other.
+ */
+export interface Statement {
+  readonly sql: string;
+  readonly parameters: readonly unknown[];
+}
+
+/** Any compiled Kysely query as a Statement (compiled per call: for shapes that vary, like multi-row inserts). */
+export function statementOf(query: Compilable<unknown>): Statement {
+  const compiled = query.compile();
+  return { sql: compiled.sql, parameters: compiled.parameters };
+}
+
+/** `preparedQuery` that returns the bound Statement instead of running it (see runTogether). */
+export function preparedStatement<Args extends unknown[]>(
+  build: (db: Kysely<DB>, ...args: Args) => Compilable<unknown>,
+): (executor: Executor, ...args: Args) => Statement {
+  const byDialect = new WeakMap<object, Compiled>();
+  return (executor, ...args) => {
+    const key = dialectKey(executor);
+    let compiled = byDialect.get(key);
+    if (!compiled) {
+      compiled = compileWithSentinels(build(executor, ...placeholders<Args>(build.length - 1)));
+      byDialect.set(key, compiled);
+    }
+    return { sql: compiled.sql, parameters: bind(compiled, args) };
+  };
+}
+
+/** Combined texts by their parts' texts (a handful of shapes: the purchases' and the settlements'). */
+const combinedTexts = new Map<string, string>();
+
+/**
+ * Runs writes whose results nobody reads, in order, on the caller's handle (its transaction):
+ * together they succeed or the first failure is thrown. On PostgreSQL they travel as one statement
+ * (see dialect.ts asOneStatement): one round trip instead of one each, which is most of what a
+ * write costs there. Each must touch rows the others do not (in one PostgreSQL statement they do
+ * not see each other's changes); constraints are checked as before, unique indexes included.
+ */
+export async function runTogether(executor: Executor, statements: readonly Statement[]): Promise<void> {
+  if (statements.length > 1 && !directRunners.has(executor) && dialectOf(executor) === 'postgres') {
+    const key = statements.map((s) => s.sql).join('\u0000');
+    let text = combinedTexts.get(key);
+    if (text === undefined) {
+      text = asOneStatement(statements.map((s) => s.sql));
+      // Recurring combinations of compiled-once texts recur themselves: keep them prepared too.
+      if (statements.every((s) => precompiled.has(s.sql))) {
+        precompiled.add(text);
+        combinedTexts.set(key, text);
+      }
+    }
+    await execute(executor, text, statements.flatMap((s) => s.parameters));
+    return;
+  }
+  for (const statement of statements) await execute(executor, statement.sql, [...statement.parameters]);
 }

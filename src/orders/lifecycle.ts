@@ -2,7 +2,6 @@ import type { Executor } from '../db/connection.js';
 import type { DialectName } from '../db/dialect.js';
 import type { ItemStatus, OrderRow, OrderUpdate } from '../db/schema.js';
 import type { ProviderOutcome } from '../provider/types.js';
-import * as walletRepo from '../wallet/repository.js';
 import { post } from '../wallet/service.js';
 import * as outbox from '../worker/outbox-repository.js';
 import * as repo from './repository.js';
@@ -18,7 +17,10 @@ import * as repo from './repository.js';
  * may be given when the caller knows them (a single order's one item just settled).
  */
 export async function refreshOrder(trx: Executor, order: OrderRow, now: number, known?: repo.ItemCounts): Promise<void> {
-  const counts = known ?? (await repo.itemCounts(trx, order.id));
+  await repo.updateOrder(trx, order.id, orderRefresh(order, now, known ?? (await repo.itemCounts(trx, order.id))));
+}
+
+function orderRefresh(order: OrderRow, now: number, counts: repo.ItemCounts): OrderUpdate {
   const update: OrderUpdate = { updated_at: now };
   if (order.is_bulk === 1) {
     update.bulk_completed_count = counts.completed;
@@ -42,7 +44,7 @@ export async function refreshOrder(trx: Executor, order: OrderRow, now: number, 
           : counts.firstError;
     }
   }
-  await repo.updateOrder(trx, order.id, update);
+  return update;
 }
 
 export interface SubmissionRecord {
@@ -62,7 +64,7 @@ export interface SubmissionRecord {
  * records the same idempotent submission itself).
  */
 export async function recordSubmission(trx: Executor, dialect: DialectName, s: SubmissionRecord): Promise<boolean> {
-  await repo.lockOrder(trx, dialect, s.orderId);
+  await repo.holdOrderLock(trx, dialect, s.orderId);
   if (!(await outbox.markSubmitted(trx, s.outboxId, s.workerId, s.pollAt))) return false;
   const moved = await repo.markItemSubmitted(trx, {
     itemId: s.itemId,
@@ -76,6 +78,8 @@ export async function recordSubmission(trx: Executor, dialect: DialectName, s: S
 
 export interface Settlement {
   itemId: string;
+  /** The item's order, when the caller already read the item (an item never changes order). */
+  orderId?: string;
   attempt: number;
   outcome: ProviderOutcome;
   /** Statuses the item may settle from: 'processing' normally; 'pending' too when a submission was refused. */
@@ -89,9 +93,9 @@ export interface Settlement {
  * left that state (settled before, or retried since).
  */
 export async function settleItem(trx: Executor, dialect: DialectName, s: Settlement): Promise<boolean> {
-  const found = await repo.findItem(trx, s.itemId);
-  if (!found) return false;
-  const order = await repo.lockOrder(trx, dialect, found.order_id);
+  const orderId = s.orderId ?? (await repo.findItem(trx, s.itemId))?.order_id;
+  if (orderId === undefined) return false;
+  const order = await repo.lockOrderWithWallet(trx, dialect, orderId);
   if (!order) return false;
   const errorMessage = s.outcome.status === 'failed' ? s.outcome.errorMessage : null;
   const settled = await repo.settleItemRow(trx, {
@@ -106,13 +110,18 @@ export async function settleItem(trx: Executor, dialect: DialectName, s: Settlem
 
   // The amount returned by the guarded update is this attempt's own.
   const amount = Number(settled.amount);
-  const wallet = await walletRepo.findWallet(trx, order.profile_id, order.mode);
-  if (!wallet) throw new Error(`wallet of order ${order.id} not found`);
+  const walletId = order.wallet_id;
+  if (walletId === null) throw new Error(`wallet of order ${order.id} not found`);
   const completed = s.outcome.status === 'completed';
+  // A single order has this one item: its counts need no query.
+  const counts: repo.ItemCounts =
+    order.is_bulk === 1
+      ? await repo.itemCounts(trx, order.id)
+      : { open: 0, completed: completed ? 1 : 0, failed: completed ? 0 : 1, total: 1, firstError: errorMessage };
   const after = await post(
     trx,
     {
-      walletId: wallet.id,
+      walletId,
       kind: completed ? 'data_settle' : 'data_release',
       availableDelta: completed ? 0 : amount,
       heldDelta: -amount,
@@ -122,15 +131,10 @@ export async function settleItem(trx: Executor, dialect: DialectName, s: Settlem
       memo: completed ? 'Data bundle delivered' : 'Data bundle not delivered: hold returned',
     },
     s.now,
+    // Written with the ledger entry: the delivery leaves the outbox, the order takes its new state.
+    () => [outbox.deleteForItemStatement(trx, s.itemId), repo.updateOrderStatement(trx, order.id, orderRefresh(order, s.now, counts))],
   );
   // The hold of this attempt is in `held`; anything else means the books are already wrong.
-  if (!after) throw new Error(`held balance of wallet ${wallet.id} is below the hold of item ${s.itemId}`);
-  await outbox.deleteForItem(trx, s.itemId);
-  // A single order has this one item: its counts need no query.
-  const single: repo.ItemCounts | undefined =
-    order.is_bulk === 1
-      ? undefined
-      : { open: 0, completed: completed ? 1 : 0, failed: completed ? 0 : 1, total: 1, firstError: errorMessage };
-  await refreshOrder(trx, order, s.now, single);
+  if (!after) throw new Error(`held balance of wallet ${walletId} is below the hold of item ${s.itemId}`);
   return true;
 }

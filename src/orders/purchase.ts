@@ -3,6 +3,7 @@ import type { CatalogService } from '../catalog/service.js';
 import type { CatalogOperator, CatalogProduct, CatalogSnapshot, PricedPackage } from '../catalog/snapshot.js';
 import type { Database, Executor } from '../db/connection.js';
 import { isUniqueViolation } from '../db/dialect.js';
+import type { Statement } from '../db/prepared.js';
 import type { Mode, NewOrder, OrderItemsTable, Role } from '../db/schema.js';
 import { AppError, badRequest, conflict, forbidden, paymentRequired, type ErrorCode } from '../http/errors.js';
 import type {
@@ -17,7 +18,7 @@ import { newId, shortReference } from '../lib/ids.js';
 import { toGhs } from '../lib/money.js';
 import { normaliseGhanaMsisdn } from '../lib/phone.js';
 import * as walletRepo from '../wallet/repository.js';
-import { post, walletIdOf, type WalletOwner } from '../wallet/service.js';
+import { post, walletIdOf, type Balances, type WalletOwner } from '../wallet/service.js';
 import * as outbox from '../worker/outbox-repository.js';
 import { refreshOrder } from './lifecycle.js';
 import * as repo from './repository.js';
@@ -129,8 +130,11 @@ interface Hold {
   amount: number;
 }
 
-/** data_hold: available → held. Throws 402 (rolling the transaction back) when it cannot be afforded. */
-async function hold(trx: Executor, code: BuyCode, h: Hold, now: number) {
+/**
+ * data_hold: available → held, with `alsoWrite` written alongside its ledger entry (see post).
+ * Throws 402 (rolling the transaction back) when it cannot be afforded.
+ */
+async function hold(trx: Executor, code: BuyCode, h: Hold, now: number, alsoWrite?: (after: Balances) => Statement[]) {
   const after = await post(
     trx,
     {
@@ -144,6 +148,7 @@ async function hold(trx: Executor, code: BuyCode, h: Hold, now: number) {
       memo: 'Data bundle purchase: held until delivery',
     },
     now,
+    alsoWrite,
   );
   if (!after) {
     const current = await walletRepo.findWalletById(trx, h.walletId);
@@ -219,9 +224,10 @@ function newOrder(
 /**
  * Writes a new order in the caller's unit of work: one hold per item (402, rolling everything
  * back, when the wallet cannot afford it), then the order with its balances before and after,
- * its items and one outbox row per item for the worker. The unique indexes (one open delivery per
- * number and mode, one order per payment reference) still refuse a duplicate that raced past the
- * pre-checks, and the savepoint rolls the hold back with it.
+ * its items and one outbox row per item for the worker, written with the last hold's ledger entry.
+ * The unique indexes (one open delivery per number and mode, one order per payment reference)
+ * still refuse a duplicate that raced past the pre-checks, and the savepoint rolls the hold back
+ * with it.
  */
 async function placeOrder(
   trx: Executor,
@@ -231,19 +237,33 @@ async function placeOrder(
   items: Insertable<OrderItemsTable>[],
   now: number,
 ): Promise<{ before: number; after: number }> {
+  // One global order for in-flight index entries: two bulk orders sharing numbers cannot deadlock.
+  const sorted = [...items].sort((a, b) => a.beneficiary_msisdn.localeCompare(b.beneficiary_msisdn));
+  const orderWrites = (before: number, after: number): Statement[] => [
+    repo.insertOrderStatement(trx, { ...order, wallet_balance_before: before, wallet_balance_after: after }),
+    repo.insertItemsStatement(trx, sorted),
+    outbox.insertSubmitsStatement(
+      trx,
+      items.map((item) => item.id),
+      now,
+    ),
+  ];
   let before: number | null = null;
   let after = 0;
-  for (const item of items) {
+  for (const [index, item] of items.entries()) {
     const amount = Number(item.amount);
-    const balances = await hold(trx, code, { walletId, itemId: item.id, attempt: 1, orderId: order.id, amount }, now);
+    const last = index === items.length - 1;
+    const balances = await hold(
+      trx,
+      code,
+      { walletId, itemId: item.id, attempt: 1, orderId: order.id, amount },
+      now,
+      last ? (held) => orderWrites(before ?? held.available + amount, held.available) : undefined,
+    );
     before ??= balances.available + amount;
     after = balances.available;
   }
   if (before === null) throw new Error('an order needs at least one item');
-  await repo.insertOrder(trx, { ...order, wallet_balance_before: before, wallet_balance_after: after });
-  // One global order for in-flight index entries: two bulk orders sharing numbers cannot deadlock.
-  await repo.insertItems(trx, [...items].sort((a, b) => a.beneficiary_msisdn.localeCompare(b.beneficiary_msisdn)));
-  for (const item of items) await outbox.insertSubmit(trx, item.id, now);
   return { before, after };
 }
 

@@ -1,5 +1,15 @@
 import type { Database, Executor } from '../db/connection.js';
-import { insertRow, prepared, preparedQuery, updateById } from '../db/prepared.js';
+import {
+  insertRow,
+  insertStatement,
+  prepared,
+  preparedQuery,
+  runTogether,
+  statementOf,
+  updateById,
+  updateByIdStatement,
+  type Statement,
+} from '../db/prepared.js';
 import { lockForUpdate, type DialectName } from '../db/dialect.js';
 import type {
   ItemStatus,
@@ -63,9 +73,18 @@ export async function insertOrder(db: Executor, order: NewOrder): Promise<void> 
   await insertRow(db, 'orders', order);
 }
 
+export function insertOrderStatement(db: Executor, order: NewOrder): Statement {
+  return insertStatement(db, 'orders', order);
+}
+
+/** The items in one statement (compiled once for a single item). */
+export function insertItemsStatement(db: Executor, items: Insertable<OrderItemsTable>[]): Statement {
+  if (items.length === 1 && items[0]) return insertStatement(db, 'order_items', items[0]);
+  return statementOf(db.insertInto('order_items').values(items));
+}
+
 export async function insertItems(db: Executor, items: Insertable<OrderItemsTable>[]): Promise<void> {
-  if (items.length === 1 && items[0]) await insertRow(db, 'order_items', items[0]);
-  else await db.insertInto('order_items').values(items).execute();
+  await runTogether(db, [insertItemsStatement(db, items)]);
 }
 
 const orderLocked = {
@@ -78,6 +97,34 @@ const orderLocked = {
 /** The order row, locked until the transaction ends (PostgreSQL): every item transition locks its order first. */
 export async function lockOrder(db: Executor, dialect: DialectName, orderId: string) {
   return (await orderLocked[dialect](db, orderId)).rows[0];
+}
+
+const orderLockOnly = preparedQuery((db, orderId: string) =>
+  lockForUpdate(db.selectFrom('orders').select('id').where('id', '=', orderId), 'postgres'),
+);
+
+/** lockOrder for a caller that needs the lock, not the row: on SQLite (one writer) nothing to do. */
+export async function holdOrderLock(db: Executor, dialect: DialectName, orderId: string): Promise<void> {
+  if (dialect === 'postgres') await orderLockOnly(db, orderId);
+}
+
+const settlingQuery = (db: Executor, dialect: DialectName, orderId: string) => {
+  const query = db
+    .selectFrom('orders as o')
+    .leftJoin('wallets as w', (join) => join.onRef('w.profile_id', '=', 'o.profile_id').onRef('w.mode', '=', 'o.mode'))
+    .selectAll('o')
+    .select('w.id as wallet_id')
+    .where('o.id', '=', orderId);
+  return dialect === 'postgres' ? query.forUpdate(['o']) : query;
+};
+const orderSettling = {
+  sqlite: preparedQuery((db, orderId: string) => settlingQuery(db, 'sqlite', orderId)),
+  postgres: preparedQuery((db, orderId: string) => settlingQuery(db, 'postgres', orderId)),
+};
+
+/** lockOrder with the id of the wallet that pays for the order (null if it has none), in one query. */
+export async function lockOrderWithWallet(db: Executor, dialect: DialectName, orderId: string) {
+  return (await orderSettling[dialect](db, orderId)).rows[0];
 }
 
 export async function findOwnedOrder(db: Executor, orderId: string, profileId: string, mode: Mode) {
@@ -222,6 +269,10 @@ export async function itemCounts(db: Executor, orderId: string): Promise<ItemCou
 
 export async function updateOrder(db: Executor, orderId: string, update: OrderUpdate): Promise<void> {
   await updateById(db, 'orders', orderId, update);
+}
+
+export function updateOrderStatement(db: Executor, orderId: string, update: OrderUpdate): Statement {
+  return updateByIdStatement(db, 'orders', orderId, update);
 }
 
 /** failed → pending as attempt + 1 at `amount`; false if the item is not (or no longer) failed at `attempt`. */

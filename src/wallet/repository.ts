@@ -1,5 +1,5 @@
 import type { Database, Executor } from '../db/connection.js';
-import { insertRow, prepared, preparedQuery } from '../db/prepared.js';
+import { insertStatement, prepared, preparedQuery, type Statement } from '../db/prepared.js';
 import type { ExpressionBuilder } from 'kysely';
 import type { DB, LedgerKind, Mode } from '../db/schema.js';
 
@@ -110,8 +110,8 @@ export interface LedgerEntryInput {
   now: number;
 }
 
-export async function insertLedgerEntry(db: Executor, e: LedgerEntryInput): Promise<void> {
-  await insertRow(db, 'ledger_entries', ledgerRow(e));
+export function ledgerEntryStatement(db: Executor, e: LedgerEntryInput): Statement {
+  return insertStatement(db, 'ledger_entries', ledgerRow(e));
 }
 
 const LEDGER_BATCH = 500;

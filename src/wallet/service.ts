@@ -1,4 +1,5 @@
 import type { Database, Executor } from '../db/connection.js';
+import { runTogether, type Statement } from '../db/prepared.js';
 import type { LedgerKind, Mode } from '../db/schema.js';
 import type { WalletBalance } from '../http/schemas/profile.js';
 import { newId } from '../lib/ids.js';
@@ -42,16 +43,20 @@ export async function walletIdOf(trx: Executor, owner: WalletOwner): Promise<str
 /**
  * The only way money moves. Must be called inside the caller's unit of work, so the balance
  * change, its ledger entry and the record that caused it commit or roll back together.
+ * `alsoWrite` gives writes that belong with this change (the order it pays for, say), from the
+ * balances after it: they are written with the ledger entry, in one round trip on PostgreSQL.
+ * Nothing is written when the wallet cannot take the change (null).
  */
-export async function post(trx: Executor, posting: Posting, now: number): Promise<Balances | null> {
+export async function post(
+  trx: Executor,
+  posting: Posting,
+  now: number,
+  alsoWrite?: (after: Balances) => Statement[],
+): Promise<Balances | null> {
   const after = await repo.applyDelta(trx, posting.walletId, posting.availableDelta, posting.heldDelta, now);
   if (!after) return null;
-  await repo.insertLedgerEntry(trx, {
-    ...posting,
-    availableAfter: after.available,
-    heldAfter: after.held,
-    now,
-  });
+  const entry = repo.ledgerEntryStatement(trx, { ...posting, availableAfter: after.available, heldAfter: after.held, now });
+  await runTogether(trx, [entry, ...(alsoWrite?.(after) ?? [])]);
   return after;
 }
 

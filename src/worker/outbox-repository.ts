@@ -1,5 +1,5 @@
 import type { Executor } from '../db/connection.js';
-import { insertRow, preparedQuery } from '../db/prepared.js';
+import { insertRow, insertStatement, preparedQuery, preparedStatement, statementOf, type Statement } from '../db/prepared.js';
 import { lockSkipLocked, type DialectName } from '../db/dialect.js';
 import type { OutboxKind } from '../db/schema.js';
 
@@ -9,8 +9,18 @@ import type { OutboxKind } from '../db/schema.js';
  * A claimed row carries a lease (locked_by, locked_until); an expired lease is claimable again.
  */
 
+const submitRow = (orderItemId: string, now: number) =>
+  ({ order_item_id: orderItemId, kind: 'submit', run_at: now, tries: 0, created_at: now }) as const;
+
 export async function insertSubmit(db: Executor, orderItemId: string, now: number): Promise<void> {
-  await insertRow(db, 'outbox', { order_item_id: orderItemId, kind: 'submit', run_at: now, tries: 0, created_at: now });
+  await insertRow(db, 'outbox', submitRow(orderItemId, now));
+}
+
+/** A 'submit' row for each item, in one statement (compiled once for a single item). */
+export function insertSubmitsStatement(db: Executor, orderItemIds: readonly string[], now: number): Statement {
+  const [only] = orderItemIds;
+  if (orderItemIds.length === 1 && only !== undefined) return insertStatement(db, 'outbox', submitRow(only, now));
+  return statementOf(db.insertInto('outbox').values(orderItemIds.map((id) => submitRow(id, now))));
 }
 
 export interface ClaimedRow {
@@ -106,11 +116,10 @@ export async function reschedule(
   return Number(result.numUpdatedRows) > 0;
 }
 
-const deleteItemRow = preparedQuery((db, orderItemId: string) => db.deleteFrom('outbox').where('order_item_id', '=', orderItemId));
-
-export async function deleteForItem(db: Executor, orderItemId: string): Promise<void> {
-  await deleteItemRow(db, orderItemId);
-}
+/** Deletes the item's row (its delivery is settled). */
+export const deleteForItemStatement = preparedStatement((db, orderItemId: string) =>
+  db.deleteFrom('outbox').where('order_item_id', '=', orderItemId),
+);
 
 /** Drops a row this worker holds (its item needs no more provider steps). */
 export async function deleteOwned(db: Executor, id: number, workerId: string): Promise<void> {

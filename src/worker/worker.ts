@@ -160,6 +160,7 @@ export class OutboxWorker {
     return this.deps.database.transaction((trx) =>
       settleItem(trx, this.deps.database.dialect, {
         itemId: item.id,
+        orderId: item.order_id,
         attempt: Number(item.attempt),
         outcome,
         from: ['processing'],
@@ -214,6 +215,7 @@ export class OutboxWorker {
         const settled = await database.transaction((trx) =>
           settleItem(trx, database.dialect, {
             itemId: item.id,
+            orderId: item.order_id,
             attempt,
             outcome: { status: 'failed', errorMessage: `Provider refused the order: ${error.message}` },
             from: ['pending'],
@@ -273,7 +275,7 @@ export class OutboxWorker {
     }
     const outcome: ProviderOutcome = result;
     const settled = await database.transaction((trx) =>
-      settleItem(trx, database.dialect, { itemId: item.id, attempt, outcome, from: ['processing'], now }),
+      settleItem(trx, database.dialect, { itemId: item.id, orderId: item.order_id, attempt, outcome, from: ['processing'], now }),
     );
     this.deps.log.info(
       { worker: this.id, orderId: item.order_id, itemId: item.id, attempt, outcome: outcome.status, settled },

@@ -1,0 +1,93 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+import { createTestApp, TEST_DIALECT, type TestApp } from '../helpers/app.js';
+import { buySingle, newWorker, orderState } from '../orders/support.js';
+
+/**
+ * What a purchase costs the database, counted at the driver: statements on SQLite, round trips
+ * on PostgreSQL (each statement, BEGIN and COMMIT is one). Throughput on a shared machine is too
+ * noisy to guard in a test; these counts are exact, so a change that adds a query to the hot path
+ * (an N+1, a lost batch) fails here. The budgets are today's counts.
+ */
+const BUDGET = {
+  // SQLite counts every statement, the group commit's own included (begin, savepoint, release,
+  // commit, and the synchronous pragmas around each commit); under load a group shares those.
+  sqlite: { purchase: 12, delivery: 47 },
+  postgres: { purchase: 5, delivery: 26 },
+};
+
+/** The SQL of every call counted since the last reset. */
+let calls: string[] = [];
+const restore: (() => void)[] = [];
+
+function sqlOf(self: unknown, first: unknown): string {
+  const source = (self as { source?: unknown }).source;
+  if (typeof source === 'string') return source;
+  if (typeof first === 'string') return first;
+  const text = (first as { text?: unknown } | undefined)?.text;
+  return typeof text === 'string' ? text : '?';
+}
+
+function countCalls<T extends object>(target: T, methods: (keyof T & string)[]): void {
+  for (const method of methods) {
+    const original = target[method] as (...args: unknown[]) => unknown;
+    (target as Record<string, unknown>)[method] = function (this: unknown, ...args: unknown[]) {
+      calls.push(sqlOf(this, args[0]).slice(0, 120));
+      return original.apply(this, args);
+    };
+    restore.push(() => ((target as Record<string, unknown>)[method] = original));
+  }
+}
+
+let t: TestApp;
+
+before(async () => {
+  if (TEST_DIALECT === 'postgres') {
+    countCalls(pg.Client.prototype, ['query']);
+  } else {
+    const probe = new SQLite(':memory:');
+    countCalls(Object.getPrototypeOf(probe.prepare('select 1')) as SQLite.Statement, ['run', 'all', 'get', 'iterate']);
+    countCalls(SQLite.prototype, ['exec']);
+    probe.close();
+  }
+  t = await createTestApp({ env: { SANDBOX_SETTLE_MS: '20' } });
+});
+
+after(async () => {
+  for (const undo of restore) undo();
+  await t.close();
+});
+
+const KEY = 'service_live_superAgentLiveKey001';
+
+/** Buys one bundle and delivers it, counting the calls of each part. */
+async function purchaseAndDelivery(msisdn: string): Promise<{ purchase: string[]; delivery: string[] }> {
+  const worker = newWorker(t, { pollIntervalMs: 20 });
+  calls = [];
+  const res = await buySingle(t, KEY, msisdn);
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  const purchase = calls;
+  calls = [];
+  await worker.runOnce(); // submits
+  await new Promise((r) => setTimeout(r, 80)); // the sandbox's outcome is due
+  await worker.runOnce(); // polls and settles
+  const delivery = calls;
+  calls = [];
+  assert.equal(await orderState(t, KEY, res.body.data.orderId as string), 'completed');
+  return { purchase, delivery };
+}
+
+test('a buy-single and its delivery stay within their statement budget', async () => {
+  await purchaseAndDelivery('0241110001'); // first use: statements get prepared, caches filled
+  const counted = await purchaseAndDelivery('0241110002');
+  const budget = BUDGET[TEST_DIALECT];
+  const within = (part: 'purchase' | 'delivery') =>
+    assert.ok(
+      counted[part].length <= budget[part],
+      `${part}: ${counted[part].length} calls, budget ${budget[part]}:\n${counted[part].join('\n')}`,
+    );
+  within('purchase');
+  within('delivery');
+});
