@@ -165,6 +165,18 @@ export async function findItem(db: Executor, itemId: string) {
   return (await itemById(db, itemId)).rows[0];
 }
 
+/** findItem for several items in one query (a worker's claimed batch); missing ids are absent. */
+export async function findItemsByIds(db: Executor, itemIds: readonly string[]) {
+  if (itemIds.length === 0) return [];
+  return db
+    .selectFrom('order_items as i')
+    .innerJoin('orders as o', 'o.id', 'i.order_id')
+    .selectAll('i')
+    .select(['o.profile_id', 'o.is_bulk'])
+    .where('i.id', 'in', itemIds)
+    .execute();
+}
+
 export async function findItemByProviderRef(db: Executor, providerRef: string) {
   return db.selectFrom('order_items').selectAll().where('provider_ref', '=', providerRef).executeTakeFirst();
 }

@@ -25,7 +25,7 @@ export class SandboxProvider implements DataProvider {
   ) {}
 
   async submit(request: SubmitRequest): Promise<SubmitResult> {
-    const accepted = await this.database.transaction((trx) => repo.recordSubmission(trx, {
+    const accepted = await this.database.singleStatement((db) => repo.recordSubmission(db, {
       idempotencyKey: request.idempotencyKey,
       providerRef: newId('sbx'),
       msisdn: request.msisdn,

@@ -1,7 +1,8 @@
 import type { Executor } from '../db/connection.js';
 import { insertRow, insertStatement, preparedQuery, preparedStatement, statementOf, type Statement } from '../db/prepared.js';
 import { lockSkipLocked, type DialectName } from '../db/dialect.js';
-import type { OutboxKind } from '../db/schema.js';
+import type { ExpressionBuilder } from 'kysely';
+import type { DB, OutboxKind } from '../db/schema.js';
 
 /**
  * The durable outbox: at most one row per order item, 'submit' until the provider accepted it,
@@ -30,36 +31,29 @@ export interface ClaimedRow {
   tries: number;
 }
 
-/** Claims up to `limit` due rows for `workerId`. Call inside a (short) transaction. */
+/**
+ * Claims up to `limit` due rows for `workerId`, oldest first, in one statement (run it as one:
+ * Database.singleStatement). PostgreSQL skips rows another worker is claiming at that moment.
+ */
 export async function claimDue(
-  trx: Executor,
+  db: Executor,
   dialect: DialectName,
   claim: { workerId: string; now: number; leaseMs: number; limit: number },
 ): Promise<ClaimedRow[]> {
-  const due = await lockSkipLocked(
-    trx
-      .selectFrom('outbox')
-      .select('id')
-      .where('run_at', '<=', claim.now)
-      .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', claim.now)]))
-      .orderBy('run_at')
-      .orderBy('id')
-      .limit(claim.limit),
+  const unleased = (eb: ExpressionBuilder<DB, 'outbox'>) =>
+    eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', claim.now)]);
+  const due = lockSkipLocked(
+    db.selectFrom('outbox').select('id').where('run_at', '<=', claim.now).where(unleased).orderBy('run_at').orderBy('id').limit(claim.limit),
     dialect,
-  ).execute();
-  if (due.length === 0) return [];
-  const rows = await trx
+  );
+  const rows = await db
     .updateTable('outbox')
     .set({ locked_by: claim.workerId, locked_until: claim.now + claim.leaseMs })
-    .where(
-      'id',
-      'in',
-      due.map((r) => r.id),
-    )
-    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', claim.now)]))
+    .where('id', 'in', due)
+    .where(unleased)
     .returning(['id', 'order_item_id', 'kind', 'tries'])
     .execute();
-  return rows.map((r) => ({ ...r, id: Number(r.id), tries: Number(r.tries) }));
+  return rows.map((r) => ({ ...r, id: Number(r.id), tries: Number(r.tries) })).sort((a, b) => a.id - b.id);
 }
 
 export const firstUnleasedQuery = (db: Executor) =>

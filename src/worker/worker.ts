@@ -129,15 +129,26 @@ export class OutboxWorker {
   /** Claims one batch of due rows and processes it; returns how many rows were claimed. */
   async runOnce(): Promise<number> {
     const { database } = this.deps;
-    const claimed = await database.transaction((trx) =>
-      outbox.claimDue(trx, database.dialect, {
+    const claimed = await database.singleStatement((db) =>
+      outbox.claimDue(db, database.dialect, {
         workerId: this.id,
         now: this.clock(),
         leaseMs: this.options.leaseMs,
         limit: this.options.batchSize,
       }),
     );
-    await Promise.all(claimed.map((row) => this.process(row)));
+    if (claimed.length === 0) return 0;
+    // One read for the whole batch (items as they are now, after the claim committed).
+    const items = await orderRepo
+      .findItemsByIds(
+        database.read,
+        claimed.map((row) => row.order_item_id),
+      )
+      .catch((error: unknown) => {
+        this.deps.log.error({ err: error, worker: this.id }, 'reading the claimed items failed');
+        return null;
+      });
+    await Promise.all(claimed.map((row) => this.process(row, items)));
     return claimed.length;
   }
 
@@ -169,11 +180,14 @@ export class OutboxWorker {
     );
   }
 
-  private async process(row: outbox.ClaimedRow): Promise<void> {
+  /** One claimed row; `batch` holds its item when the batch read succeeded (else it is read here). */
+  private async process(row: outbox.ClaimedRow, batch: Item[] | null): Promise<void> {
     try {
-      const item = await orderRepo.findItem(this.deps.database.read, row.order_item_id);
+      const item = batch
+        ? batch.find((candidate) => candidate.id === row.order_item_id)
+        : await orderRepo.findItem(this.deps.database.read, row.order_item_id);
       if (!item) {
-        await this.write((trx) => outbox.deleteOwned(trx, row.id, this.id));
+        await this.write((db) => outbox.deleteOwned(db, row.id, this.id));
         return;
       }
       if (row.kind === 'submit') await this.submit(row, item);
@@ -190,8 +204,8 @@ export class OutboxWorker {
     const { database } = this.deps;
     if (item.status !== 'pending') {
       // Nothing left to submit: keep polling a processing item, drop the row of a settled one.
-      if (item.status === 'processing') await this.write((trx) => outbox.markSubmitted(trx, row.id, this.id, this.clock()));
-      else await this.write((trx) => outbox.deleteOwned(trx, row.id, this.id));
+      if (item.status === 'processing') await this.write((db) => outbox.markSubmitted(db, row.id, this.id, this.clock()));
+      else await this.write((db) => outbox.deleteOwned(db, row.id, this.id));
       return;
     }
     const attempt = Number(item.attempt);
@@ -250,7 +264,7 @@ export class OutboxWorker {
   private async poll(row: outbox.ClaimedRow, item: Item): Promise<void> {
     const { database } = this.deps;
     if (item.status !== 'processing' || item.provider_ref === null) {
-      await this.write((trx) => outbox.deleteOwned(trx, row.id, this.id));
+      await this.write((db) => outbox.deleteOwned(db, row.id, this.id));
       return;
     }
     const attempt = Number(item.attempt);
@@ -270,7 +284,7 @@ export class OutboxWorker {
     const now = this.clock();
     if (result.status === 'pending') {
       const runAt = Math.max(result.retryAt ?? now + this.options.pollIntervalMs, now + 10);
-      await this.write((trx) => outbox.reschedule(trx, row.id, this.id, { runAt, error: null }));
+      await this.write((db) => outbox.reschedule(db, row.id, this.id, { runAt, error: null }));
       return;
     }
     const outcome: ProviderOutcome = result;
@@ -283,15 +297,15 @@ export class OutboxWorker {
     );
   }
 
-  /** Every write goes through a unit of work, so on SQLite it joins a group commit. */
-  private write<T>(work: (trx: Kysely<DB>) => Promise<T>): Promise<T> {
-    return this.deps.database.transaction(work);
+  /** A one-statement write (on SQLite it joins a group commit like every unit of work). */
+  private write<T>(work: (db: Kysely<DB>) => Promise<T>): Promise<T> {
+    return this.deps.database.singleStatement(work);
   }
 
   private async retryLater(row: outbox.ClaimedRow, error: string): Promise<void> {
     const tries = row.tries + 1;
     const runAt = this.clock() + backoffDelay(tries, this.options);
     this.deps.log.warn({ worker: this.id, outboxId: row.id, itemId: row.order_item_id, tries, error }, 'provider step will be retried');
-    await this.write((trx) => outbox.reschedule(trx, row.id, this.id, { runAt, error }));
+    await this.write((db) => outbox.reschedule(db, row.id, this.id, { runAt, error }));
   }
 }
