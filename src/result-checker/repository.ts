@@ -2,7 +2,7 @@ import type { Executor } from '../db/connection.js';
 import { lockSkipLocked, type DialectName } from '../db/dialect.js';
 import type { Mode, OrderState, RcTransactionState, Role } from '../db/schema.js';
 import { newId } from '../lib/ids.js';
-import { insertRow, preparedQuery } from '../db/prepared.js';
+import { insertStatement, preparedQuery, runTogether, type Statement } from '../db/prepared.js';
 import { walletLedgerNet } from '../wallet/repository.js';
 import type { Credential, CredentialCipher } from './credential-crypto.js';
 
@@ -143,8 +143,13 @@ export interface PurchaseRecord {
 
 /** The rc transaction and the order row GET /orders lists (orderType result_checker). */
 export async function insertPurchase(trx: Executor, p: PurchaseRecord): Promise<void> {
+  await runTogether(trx, purchaseStatements(trx, p));
+}
+
+/** The purchase's rc_transactions row and its order, as Statements (see runTogether). */
+export function purchaseStatements(trx: Executor, p: PurchaseRecord): Statement[] {
   const completedAt = p.state === 'completed' ? p.now : null;
-  await insertRow(trx, 'rc_transactions', {
+  const transaction = insertStatement(trx, 'rc_transactions', {
     id: p.id,
     profile_id: p.profileId,
     mode: p.mode,
@@ -166,7 +171,7 @@ export async function insertPurchase(trx: Executor, p: PurchaseRecord): Promise<
     updated_at: p.now,
   });
   const state: OrderState = p.state;
-  await insertRow(trx, 'orders', {
+  const order = insertStatement(trx, 'orders', {
     id: p.id,
     profile_id: p.profileId,
     mode: p.mode,
@@ -198,6 +203,7 @@ export async function insertPurchase(trx: Executor, p: PurchaseRecord): Promise<
     created_at: p.now,
     updated_at: p.now,
   });
+  return [transaction, order];
 }
 
 /** One transaction of its owner in its mode; another owner's or mode's is not found. */

@@ -1,5 +1,6 @@
 import type { Database, Executor } from '../db/connection.js';
 import { isUniqueViolation } from '../db/dialect.js';
+import type { Statement } from '../db/prepared.js';
 import type { Mode, Role } from '../db/schema.js';
 import { AppError, badRequest, conflict, forbidden, paymentRequired, type ErrorCode } from '../http/errors.js';
 import {
@@ -13,7 +14,7 @@ import { newId, shortReference } from '../lib/ids.js';
 import { toGhs } from '../lib/money.js';
 import { normaliseGhanaMsisdn } from '../lib/phone.js';
 import * as walletRepo from '../wallet/repository.js';
-import { post, walletIdOf, type WalletOwner } from '../wallet/service.js';
+import { post, walletIdOf, type Balances, type WalletOwner } from '../wallet/service.js';
 import type { Credential, CredentialCipher } from './credential-crypto.js';
 import { InventoryImportError, parseCredentialCsv } from './csv.js';
 import * as repo from './repository.js';
@@ -119,15 +120,8 @@ export class ResultCheckerService {
         if (stillProblem || !row) throw badRequest(code, stillProblem ?? 'package vanished');
         const pkg = priced(row);
 
-        const debited = await this.debit(trx, buyer, pkg.price, code, now, {
-          orderId: id,
-          rcTransactionId: id,
-          idempotencyKey: `rc_debit:${id}`,
-          memo: `Result checker ${pkg.name}`,
-        });
-        const before = debited.availableAfter + pkg.price;
-        const issued = await this.issue(trx, buyer.mode, pkg.id, id, now);
-        const record = {
+        const refs = { orderId: id, rcTransactionId: id, idempotencyKey: `rc_debit:${id}`, memo: `Result checker ${pkg.name}` };
+        const record = (before: number) => ({
           id,
           shortReference: reference,
           profileId: buyer.profileId,
@@ -139,11 +133,27 @@ export class ResultCheckerService {
           bulkId: null,
           walletBalanceBefore: before,
           now,
-        };
+        });
+        // Spec 4.16: the wallet is debited before inventory is assigned. A sale's debit is written
+        // with its records (its ledger entry, the transaction and its order) once the credential is taken.
+        let issued = null as Issued | null;
+        const debited = await this.debit(trx, buyer, pkg.price, code, now, refs, async (after) => {
+          issued = await this.issue(trx, buyer.mode, pkg.id, id, now);
+          if (!issued) return [];
+          return repo.purchaseStatements(trx, {
+            ...record(after.available + pkg.price),
+            state: 'completed',
+            credentialId: issued.credentialId,
+            credentialSecret: issued.secret,
+            errorMessage: null,
+            walletBalanceAfter: after.available,
+          });
+        });
         if (!issued) {
+          const before = debited.availableAfter + pkg.price;
           await this.refund(trx, debited.walletId, pkg.price, id, now);
           await repo.insertPurchase(trx, {
-            ...record,
+            ...record(before),
             state: 'failed',
             credentialId: null,
             credentialSecret: null,
@@ -152,14 +162,6 @@ export class ResultCheckerService {
           });
           return { kind: 'out_of_stock', packageName: pkg.name, reference };
         }
-        await repo.insertPurchase(trx, {
-          ...record,
-          state: 'completed',
-          credentialId: issued.credentialId,
-          credentialSecret: issued.secret,
-          errorMessage: null,
-          walletBalanceAfter: debited.availableAfter,
-        });
         return { kind: 'completed', secret: issued.secret, reference };
       }),
     );
@@ -354,12 +356,13 @@ export class ResultCheckerService {
     code: RcCode,
     now: number,
     refs: { orderId: string | null; rcTransactionId: string | null; idempotencyKey: string; memo: string },
+    alsoWrite?: (after: Balances) => Promise<Statement[]>,
   ): Promise<{ walletId: string; availableAfter: number }> {
     const walletId = await walletIdOf(trx, buyer);
     const insufficient = (available: number) =>
       paymentRequired(code, `Insufficient wallet balance: ${ghsText(amount)} needed, ${ghsText(available)} available`);
     if (walletId === null) throw insufficient(0);
-    const after = await post(trx, { walletId, kind: 'rc_debit', availableDelta: -amount, heldDelta: 0, ...refs }, now);
+    const after = await post(trx, { walletId, kind: 'rc_debit', availableDelta: -amount, heldDelta: 0, ...refs }, now, alsoWrite);
     if (!after) throw insufficient((await walletRepo.findWalletById(trx, walletId))?.available ?? 0);
     return { walletId, availableAfter: after.available };
   }

@@ -44,19 +44,21 @@ export async function walletIdOf(trx: Executor, owner: WalletOwner): Promise<str
  * The only way money moves. Must be called inside the caller's unit of work, so the balance
  * change, its ledger entry and the record that caused it commit or roll back together.
  * `alsoWrite` gives writes that belong with this change (the order it pays for, say), from the
- * balances after it: they are written with the ledger entry, in one round trip on PostgreSQL.
- * Nothing is written when the wallet cannot take the change (null).
+ * balances after it (it may first do what they depend on, in the same unit): they are written
+ * with the ledger entry, in one round trip on PostgreSQL. Nothing is written when the wallet
+ * cannot take the change (null).
  */
 export async function post(
   trx: Executor,
   posting: Posting,
   now: number,
-  alsoWrite?: (after: Balances) => Statement[],
+  alsoWrite?: (after: Balances) => Statement[] | Promise<Statement[]>,
 ): Promise<Balances | null> {
   const after = await repo.applyDelta(trx, posting.walletId, posting.availableDelta, posting.heldDelta, now);
   if (!after) return null;
+  const also = alsoWrite ? await alsoWrite(after) : [];
   const entry = repo.ledgerEntryStatement(trx, { ...posting, availableAfter: after.available, heldAfter: after.held, now });
-  await runTogether(trx, [entry, ...(alsoWrite?.(after) ?? [])]);
+  await runTogether(trx, [entry, ...also]);
   return after;
 }
 
