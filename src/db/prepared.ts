@@ -73,9 +73,9 @@ export function runDirectlyOn(handle: Executor, run: DirectRunner): void {
   directRunners.set(handle, run);
 }
 
-function execute<Row>(executor: Executor, sql: string, parameters: unknown[]): Promise<QueryResult<Row>> {
+function execute<Row>(executor: Executor, sql: string, parameters: readonly unknown[]): Promise<QueryResult<Row>> {
   const direct = directRunners.get(executor);
-  if (!direct) return executor.executeQuery<Row>(CompiledQuery.raw(sql, parameters));
+  if (!direct) return executor.executeQuery<Row>(CompiledQuery.raw(sql, [...parameters]));
   try {
     return Promise.resolve(direct(sql, parameters) as QueryResult<Row>);
   } catch (error) {
@@ -115,15 +115,10 @@ function dialectKey(executor: Executor): object {
 export function preparedQuery<Args extends unknown[], Row>(
   build: (db: Kysely<DB>, ...args: Args) => Compilable<Row>,
 ): (executor: Executor, ...args: Args) => Promise<QueryResult<Row>> {
-  const byDialect = new WeakMap<object, Compiled>();
+  const statement = preparedStatement(build);
   return (executor, ...args) => {
-    const key = dialectKey(executor);
-    let compiled = byDialect.get(key);
-    if (!compiled) {
-      compiled = compileWithSentinels(build(executor, ...placeholders<Args>(build.length - 1)));
-      byDialect.set(key, compiled);
-    }
-    return execute<Row>(executor, compiled.sql, bind(compiled, args));
+    const { sql, parameters } = statement(executor, ...args);
+    return execute<Row>(executor, sql, parameters);
   };
 }
 
@@ -163,7 +158,7 @@ export function insertStatement<T extends keyof DB & string>(executor: Executor,
 /** Inserts one row (see insertStatement). */
 export async function insertRow<T extends keyof DB & string>(executor: Executor, table: T, row: Insertable<DB[T]>): Promise<void> {
   const statement = insertStatement(executor, table, row);
-  await execute(executor, statement.sql, [...statement.parameters]);
+  await execute(executor, statement.sql, statement.parameters);
 }
 
 /**
@@ -196,7 +191,7 @@ export async function updateById<T extends keyof DB & string>(
   values: Updateable<DB[T]>,
 ): Promise<number> {
   const statement = updateByIdStatement(executor, table, id, values);
-  const result = await execute(executor, statement.sql, [...statement.parameters]);
+  const result = await execute(executor, statement.sql, statement.parameters);
   return Number(result.numAffectedRows ?? 0);
 }
 
@@ -256,5 +251,5 @@ export async function runTogether(executor: Executor, statements: readonly State
     await execute(executor, text, statements.flatMap((s) => s.parameters));
     return;
   }
-  for (const statement of statements) await execute(executor, statement.sql, [...statement.parameters]);
+  for (const statement of statements) await execute(executor, statement.sql, statement.parameters);
 }
