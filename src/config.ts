@@ -19,6 +19,8 @@ export interface Config {
   /** An order still processing after this long is reported by `cli orders stuck`. */
   orderStuckAfterMs: number;
   sqliteSynchronous: SqliteSynchronous;
+  /** PostgreSQL connections each process keeps (DATABASE_POOL_SIZE); unused with SQLite. */
+  databasePoolSize: number;
   /** Outbox worker tuning (WORKER_BATCH_SIZE, WORKER_LEASE_MS, WORKER_IDLE_MS, PROVIDER_TIMEOUT_MS). */
   workerTuning: WorkerTuning;
 }
@@ -124,6 +126,7 @@ export function loadConfig(env: Env = process.env): Config {
     bodyLimitBytes: intVar(env, 'BODY_LIMIT_BYTES', 64 * 1024, 1024, 10 * 1024 * 1024),
     orderStuckAfterMs: intVar(env, 'ORDER_STUCK_AFTER_MS', 10 * 60_000, 1000, 30 * 86_400_000),
     sqliteSynchronous: enumVar(env, 'SQLITE_SYNCHRONOUS', 'FULL', ['OFF', 'NORMAL', 'FULL', 'EXTRA'] as const),
+    databasePoolSize: intVar(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
     workerTuning: workerTuningVars(env),
   };
 }

@@ -36,6 +36,7 @@ export async function openRuntime(options: { logLevel?: string; longRunning?: bo
   const logger = pino({ level: options.logLevel ?? config.logLevel });
   const database = await connect(config.databaseUrl, {
     sqliteSynchronous: config.sqliteSynchronous,
+    poolSize: config.databasePoolSize,
     // A command that ends soon leaves checkpoints to SQLite (and to its close); a server does them aside.
     ...(options.longRunning ? { backgroundCheckpoint: { onError: (message: string) => logger.warn({ message }, 'WAL checkpoint failed') } } : {}),
   });

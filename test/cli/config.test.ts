@@ -13,6 +13,7 @@ describe('configuration (decisions.md §1)', () => {
     assert.equal(c.worker, 'inline');
     assert.equal(c.credentialsKey, null);
     assert.equal(c.sqliteSynchronous, 'FULL');
+    assert.equal(c.databasePoolSize, 10);
   });
 
   const bad: [string, Record<string, string>][] = [
@@ -22,6 +23,8 @@ describe('configuration (decisions.md §1)', () => {
     ['DATABASE_URL', { DATABASE_URL: 'sqlite:' }],
     ['SANDBOX_SETTLE_MS', { SANDBOX_SETTLE_MS: '-5' }],
     ['WORKER', { WORKER: 'sometimes' }],
+    ['DATABASE_POOL_SIZE', { DATABASE_POOL_SIZE: '0' }],
+    ['DATABASE_POOL_SIZE', { DATABASE_POOL_SIZE: 'many' }],
     ['CREDENTIALS_KEY', { CREDENTIALS_KEY: 'too-short' }],
     ['CREDENTIALS_KEY', { NODE_ENV: 'production' }],
   ];
@@ -37,8 +40,14 @@ describe('configuration (decisions.md §1)', () => {
   }
 
   test('a valid CREDENTIALS_KEY and postgres URL are accepted', () => {
-    const c = loadConfig({ CREDENTIALS_KEY: Buffer.alloc(32, 7).toString('base64'), DATABASE_URL: 'postgres://u@h:5432/db', WORKER: 'off' });
+    const c = loadConfig({
+      CREDENTIALS_KEY: Buffer.alloc(32, 7).toString('base64'),
+      DATABASE_URL: 'postgres://u@h:5432/db',
+      WORKER: 'off',
+      DATABASE_POOL_SIZE: '40',
+    });
     assert.equal(c.worker, 'off');
+    assert.equal(c.databasePoolSize, 40);
     assert.equal(c.databaseUrl, 'postgres://u@h:5432/db');
   });
 
