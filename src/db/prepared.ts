@@ -226,29 +226,36 @@ export function preparedStatement<Args extends unknown[]>(
   };
 }
 
-/** Combined texts by their parts' texts (a handful of shapes: the purchases' and the settlements'). */
-const combinedTexts = new Map<string, string>();
-
 /**
- * Runs writes whose results nobody reads, in order, on the caller's handle (its transaction):
- * together they succeed or the first failure is thrown. On PostgreSQL they travel as one statement
- * (see dialect.ts asOneStatement): one round trip instead of one each, which is most of what a
- * write costs there. Each must touch rows the others do not (in one PostgreSQL statement they do
- * not see each other's changes); constraints are checked as before, unique indexes included.
+ * Combined texts of recurring combinations (a handful: the purchases', the settlements'), found
+ * part by part: each part is one of the compiled-once texts, whose string hash V8 keeps, so a
+ * lookup never hashes or joins the whole SQL again.
  */
+interface CombinedNode {
+  text?: string;
+  next: Map<string, CombinedNode>;
+}
+const combined: CombinedNode = { next: new Map() };
+
+function combinedText(statements: readonly Statement[]): string {
+  if (!statements.every((s) => precompiled.has(s.sql))) return asOneStatement(statements.map((s) => s.sql));
+  let node = combined;
+  for (const { sql } of statements) {
+    let child = node.next.get(sql);
+    if (!child) node.next.set(sql, (child = { next: new Map() }));
+    node = child;
+  }
+  if (node.text === undefined) {
+    node.text = asOneStatement(statements.map((s) => s.sql));
+    // A recurring combination recurs itself: keep it prepared too.
+    precompiled.add(node.text);
+  }
+  return node.text;
+}
+
 export async function runTogether(executor: Executor, statements: readonly Statement[]): Promise<void> {
   if (statements.length > 1 && !directRunners.has(executor) && dialectOf(executor) === 'postgres') {
-    const key = statements.map((s) => s.sql).join('\u0000');
-    let text = combinedTexts.get(key);
-    if (text === undefined) {
-      text = asOneStatement(statements.map((s) => s.sql));
-      // Recurring combinations of compiled-once texts recur themselves: keep them prepared too.
-      if (statements.every((s) => precompiled.has(s.sql))) {
-        precompiled.add(text);
-        combinedTexts.set(key, text);
-      }
-    }
-    await execute(executor, text, statements.flatMap((s) => s.parameters));
+    await execute(executor, combinedText(statements), statements.flatMap((s) => s.parameters));
     return;
   }
   for (const statement of statements) await execute(executor, statement.sql, statement.parameters);

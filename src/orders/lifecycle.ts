@@ -78,8 +78,8 @@ export async function recordSubmission(trx: Executor, dialect: DialectName, s: S
 
 export interface Settlement {
   itemId: string;
-  /** The item's order, when the caller already read the item (an item never changes order). */
-  orderId?: string;
+  /** The item's order (the caller has read the item; an item never changes order). */
+  orderId: string;
   attempt: number;
   outcome: ProviderOutcome;
   /** Statuses the item may settle from: 'processing' normally; 'pending' too when a submission was refused. */
@@ -93,9 +93,7 @@ export interface Settlement {
  * left that state (settled before, or retried since).
  */
 export async function settleItem(trx: Executor, dialect: DialectName, s: Settlement): Promise<boolean> {
-  const orderId = s.orderId ?? (await repo.findItem(trx, s.itemId))?.order_id;
-  if (orderId === undefined) return false;
-  const order = await repo.lockOrderWithWallet(trx, dialect, orderId);
+  const order = await repo.lockOrderWithWallet(trx, dialect, s.orderId);
   if (!order) return false;
   const errorMessage = s.outcome.status === 'failed' ? s.outcome.errorMessage : null;
   const settled = await repo.settleItemRow(trx, {

@@ -152,14 +152,11 @@ export async function findItems(db: Executor, orderIds: string[]) {
     .execute();
 }
 
-const itemById = preparedQuery((db, itemId: string) =>
-  db
-    .selectFrom('order_items as i')
-    .innerJoin('orders as o', 'o.id', 'i.order_id')
-    .selectAll('i')
-    .select(['o.profile_id', 'o.is_bulk'])
-    .where('i.id', '=', itemId),
-);
+/** An item with what the worker needs of its order. */
+const itemWithOrder = (db: Executor) =>
+  db.selectFrom('order_items as i').innerJoin('orders as o', 'o.id', 'i.order_id').selectAll('i').select(['o.profile_id', 'o.is_bulk']);
+
+const itemById = preparedQuery((db, itemId: string) => itemWithOrder(db).where('i.id', '=', itemId));
 
 export async function findItem(db: Executor, itemId: string) {
   return (await itemById(db, itemId)).rows[0];
@@ -168,13 +165,7 @@ export async function findItem(db: Executor, itemId: string) {
 /** findItem for several items in one query (a worker's claimed batch); missing ids are absent. */
 export async function findItemsByIds(db: Executor, itemIds: readonly string[]) {
   if (itemIds.length === 0) return [];
-  return db
-    .selectFrom('order_items as i')
-    .innerJoin('orders as o', 'o.id', 'i.order_id')
-    .selectAll('i')
-    .select(['o.profile_id', 'o.is_bulk'])
-    .where('i.id', 'in', itemIds)
-    .execute();
+  return itemWithOrder(db).where('i.id', 'in', itemIds).execute();
 }
 
 export async function findItemByProviderRef(db: Executor, providerRef: string) {

@@ -13,8 +13,7 @@ describe('POST /data-bundles/buy-single (spec 4.9)', () => {
   });
   after(() => t.close());
 
-  /** Runs `attempt` and asserts the wallet did not move (nothing charged). */
-  /** A refused purchase leaves no trace: balances, orders and ledger entries as they were. */
+  /** Runs `attempt`, which must be refused without a trace: balances, orders and ledger entries as they were. */
   async function unchanged(profileId: string, mode: 'live' | 'test', attempt: () => Promise<void>) {
     const count = async (table: 'orders' | 'ledger_entries') =>
       Number((await t.database.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
