@@ -62,6 +62,23 @@ describe('purchases under concurrency', () => {
     const charged = before.reduce((sum, b, i) => sum + (b.available - after[i]!.available), 0);
     assert.ok([850, 900, 1000].includes(charged), `charged once, got ${charged}`);
     assert.deepEqual(await ledgerMismatches(t), []);
+    // The refusals came from the in-flight index, at the item, after the hold, its ledger entry
+    // and the order were written in the same unit: all of them rolled back with it.
+    const accepted = results.find((r) => r.status === 200)!.body.data.orderId as string;
+    const { beneficiary_msisdn: msisdn } = await t.database.db
+      .selectFrom('orders')
+      .select('beneficiary_msisdn')
+      .where('id', '=', accepted)
+      .executeTakeFirstOrThrow();
+    const orders = await t.database.db.selectFrom('orders').select('id').where('beneficiary_msisdn', '=', msisdn).execute();
+    assert.deepEqual(orders.map((o) => o.id), [accepted]);
+    const ids = [accepted];
+    const items = await t.database.db.selectFrom('order_items').select('id').where('order_id', 'in', ids).execute();
+    assert.equal(items.length, 1);
+    const outbox = await t.database.db.selectFrom('outbox').select('id').where('order_item_id', 'in', items.map((i) => i.id)).execute();
+    assert.equal(outbox.length, 1);
+    const entries = await t.database.db.selectFrom('ledger_entries').select('kind').where('order_id', 'in', ids).execute();
+    assert.deepEqual(entries.map((e) => e.kind), ['data_hold']);
   });
 
   test('parallel purchases with one paymentReference: exactly one is accepted', async () => {
