@@ -35,8 +35,16 @@ interface LoadResult {
   statusCodes: Record<string, number>;
 }
 
+/** The issue's baselines (bench/baselines.mjs): the same work without our service logic, SQLite only. */
+const BASELINES = [
+  { name: 'baseline-read', mode: 'read', requests: 'profile' },
+  { name: 'baseline-purchase-each', mode: 'purchase-each', requests: 'buy-single-spread' },
+  { name: 'baseline-purchase-group', mode: 'purchase-group', requests: 'buy-single-spread' },
+] as const;
+type BaselineName = (typeof BASELINES)[number]['name'];
+
 interface Row extends LoadResult {
-  scenario: ScenarioName;
+  scenario: ScenarioName | BaselineName;
   connections: number;
   /** The ceiling this row is divided by: the mean of the ceiling runs just before and just after it. */
   ceilingRps: number;
@@ -221,6 +229,38 @@ async function main(): Promise<void> {
       // ceiling measured at the start cannot stand for the whole run: it is measured again after
       // each scenario, and each scenario is divided by the mean of the two runs around it.
       let ceilingBefore = top.rps;
+      const ceilingAround = () => {
+        const ceilingAfter = load(ceilingUrl, connections, scenario('ceiling'), CEILING_CHECK_S).rps;
+        ceilingChecks.push(ceilingAfter);
+        const mean = (ceilingBefore + ceilingAfter) / 2;
+        ceilingBefore = ceilingAfter;
+        return { ceilingAfter, ceilingRps: mean };
+      };
+
+      // The baselines read the service's own SQLite file (keys, profiles, wallets), one process each.
+      for (const baseline of engine === 'sqlite' ? BASELINES : []) {
+        const port = await freePort();
+        const child = spawn(process.execPath, [path.join(ROOT, 'bench/baselines.mjs')], {
+          env: {
+            ...process.env,
+            PORT: String(port),
+            BASELINE: baseline.mode,
+            SERVICE_DB: databaseUrl.slice('sqlite:'.length),
+            WORK_DB: path.join(work, `${baseline.mode}.db`),
+          },
+          stdio: ['ignore', 'ignore', 'inherit'],
+        });
+        children.push(child);
+        const url = `http://127.0.0.1:${port}`;
+        await waitFor(`${url}/healthz`, child);
+        const result = measure(url, baseline.requests);
+        child.kill('SIGTERM');
+        await new Promise((r) => child.once('exit', r));
+        const { ceilingAfter, ceilingRps } = ceilingAround();
+        rows.push({ ...result, scenario: baseline.name, connections, ceilingRps, ratio: result.rps / ceilingRps });
+        console.log(`  ${baseline.name} @${connections}: ${Math.round(result.rps)} req/s, p99 ${result.p99} ms; ceiling ${Math.round(ceilingAfter)} req/s after it`);
+      }
+
       for (const name of [...READ_SCENARIOS, ...PURCHASE_SCENARIOS]) {
         const isPurchase = PURCHASE_SCENARIOS.includes(name);
         if (WARMUP_S > 0) load(serviceUrl, connections, scenario(name), WARMUP_S);
@@ -231,10 +271,7 @@ async function main(): Promise<void> {
         // measure or the next scenario. Data orders go through the outbox.
         const delivers = isPurchase && name !== 'rc-buy-single'; // a result-checker sale is synchronous
         const deliveredAfterS = delivers ? await waitForDeliveries(observer) : undefined;
-        const ceilingAfter = load(ceilingUrl, connections, scenario('ceiling'), CEILING_CHECK_S).rps;
-        ceilingChecks.push(ceilingAfter);
-        const ceilingRps = (ceilingBefore + ceilingAfter) / 2;
-        ceilingBefore = ceilingAfter;
+        const { ceilingAfter, ceilingRps } = ceilingAround();
         const row: Row = { ...result, scenario: name, connections, ceilingRps, ratio: result.rps / ceilingRps };
         if (ordersCreated !== undefined) row.ordersCreated = ordersCreated;
         if (deliveredAfterS !== undefined) row.deliveredAfterS = deliveredAfterS;
@@ -256,14 +293,33 @@ async function main(): Promise<void> {
     const verify = runCli(['ledger', 'verify'], env);
     await observer.close();
 
-    const reads = rows.filter((r) => r.connections === 50 && READ_SCENARIOS.includes(r.scenario));
-    const spread = rows.find((r) => r.connections === 50 && r.scenario === 'buy-single-spread');
+    const at50 = (name: Row['scenario']) => rows.find((r) => r.connections === 50 && r.scenario === name);
+    const reads = rows.filter((r) => r.connections === 50 && (READ_SCENARIOS as string[]).includes(r.scenario));
+    const spread = at50('buy-single-spread');
+    // The same ratios read against what this machine gives the bare work (the issue's baselines).
+    const baselineRatio = (name: BaselineName) => at50(name)?.ratio ?? null;
+    const versus = (service: Row | undefined, baseline: BaselineName) => {
+      const base = baselineRatio(baseline);
+      return service && base ? service.ratio / base : null;
+    };
+    const profileRow = at50('profile');
+    const baselines =
+      engine === 'sqlite'
+        ? {
+            read: baselineRatio('baseline-read'),
+            purchaseEach: baselineRatio('baseline-purchase-each'),
+            purchaseGroup: baselineRatio('baseline-purchase-group'),
+            profileVersusRead: versus(profileRow, 'baseline-read'),
+            spreadVersusGroup: versus(spread, 'baseline-purchase-group'),
+          }
+        : null;
     const summary = {
       engine,
       machine: { cpus: os.cpus().length, model: os.cpus()[0]?.model ?? 'unknown', node: process.version },
       durationS: DURATION_S,
       peakRssMb: rssMb,
       ceilingChecks,
+      baselines,
       ledgerVerify: verify.out,
       ledgerVerifyOk: verify.code === 0,
       rows,
@@ -316,6 +372,14 @@ async function main(): Promise<void> {
     fs.writeFileSync(out, `${JSON.stringify(summary, null, 2)}\n`);
     console.log(`results: ${path.relative(ROOT, out)}`);
 
+    if (baselines) {
+      const fixed = (n: number | null) => (n === null ? '?' : n.toFixed(2));
+      console.log(
+        `baselines (the issue's, measured in this run): read=${fixed(baselines.read)} purchase_each=${fixed(baselines.purchaseEach)} ` +
+          `purchase_group=${fixed(baselines.purchaseGroup)}; the service against them: profile=${fixed(baselines.profileVersusRead)} ` +
+          `of baseline-read, buy-single spread=${fixed(baselines.spreadVersusGroup)} of baseline-purchase-group`,
+      );
+    }
     const readRatio = Math.min(...reads.map((r) => r.ratio));
     console.log(`bench: reads=${readRatio.toFixed(2)} purchases=${(spread?.ratio ?? 0).toFixed(2)} p99_purchase_ms=${spread?.p99 ?? -1}`);
     if (verify.code !== 0 || short.length > 0) process.exitCode = 1;
