@@ -21,12 +21,13 @@ export interface Config {
   sqliteSynchronous: SqliteSynchronous;
   /** PostgreSQL connections each process keeps (DATABASE_POOL_SIZE); unused with SQLite. */
   databasePoolSize: number;
-  /** Outbox worker tuning (WORKER_BATCH_SIZE, WORKER_LEASE_MS, WORKER_IDLE_MS, PROVIDER_TIMEOUT_MS). */
+  /** Outbox worker tuning (WORKER_BATCH_SIZE, WORKER_BATCHES_IN_FLIGHT, WORKER_LEASE_MS, WORKER_IDLE_MS, PROVIDER_TIMEOUT_MS). */
   workerTuning: WorkerTuning;
 }
 
 export interface WorkerTuning {
   batchSize: number;
+  batchesInFlight: number;
   leaseMs: number;
   idleMaxMs: number;
   providerTimeoutMs: number;
@@ -104,7 +105,8 @@ function workerTuningVars(env: Env): WorkerTuning {
     throw new ConfigError('WORKER_LEASE_MS', `must be longer than PROVIDER_TIMEOUT_MS (${providerTimeoutMs})`);
   }
   return {
-    batchSize: intVar(env, 'WORKER_BATCH_SIZE', 10, 1, 200),
+    batchSize: intVar(env, 'WORKER_BATCH_SIZE', 50, 1, 200),
+    batchesInFlight: intVar(env, 'WORKER_BATCHES_IN_FLIGHT', 4, 1, 64),
     idleMaxMs: intVar(env, 'WORKER_IDLE_MS', 500, 5, 60_000),
     leaseMs,
     providerTimeoutMs,

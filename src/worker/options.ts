@@ -4,6 +4,8 @@ import type { WorkerTuning } from '../config.js';
 export interface WorkerOptions {
   /** Rows claimed per step; they are processed concurrently. */
   batchSize: number;
+  /** Claimed batches processed at once: the next is claimed while earlier ones still run. */
+  batchesInFlight: number;
   /** How long a claim is exclusive; a crashed worker's rows become claimable after it. */
   leaseMs: number;
   /** A provider call slower than this counts as a retryable failure. */
@@ -18,7 +20,8 @@ export interface WorkerOptions {
 }
 
 export const DEFAULT_WORKER_OPTIONS: WorkerOptions = {
-  batchSize: 10,
+  batchSize: 50,
+  batchesInFlight: 4,
   leaseMs: 60_000,
   providerTimeoutMs: 15_000,
   idleMaxMs: 500,

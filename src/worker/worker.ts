@@ -86,8 +86,14 @@ export class OutboxWorker {
     this.wakeUp?.();
   }
 
+  /**
+   * Claims due rows and keeps up to `batchesInFlight` claimed batches running at once: the next
+   * batch is claimed while earlier ones wait on their provider calls and commits, so the outbox
+   * drains at the rate those overlap instead of one batch's round trips at a time.
+   */
   private async loop(): Promise<void> {
     this.deps.log.info({ worker: this.id }, 'outbox worker started');
+    const inFlight = new Set<Promise<void>>();
     let failures = 0;
     while (!this.stopping) {
       let delay: number;
@@ -95,10 +101,20 @@ export class OutboxWorker {
         const now = this.clock();
         const next = await outbox.nextDueAt(this.deps.database.read);
         if (next !== null && next <= now) {
-          const worked = await this.runOnce();
+          const claimed = await this.claim();
           failures = 0;
-          if (worked > 0) continue;
-          delay = 10; // due rows are held by another worker right now
+          if (claimed.length > 0) {
+            const batch: Promise<void> = this.processBatch(claimed).finally(() => inFlight.delete(batch));
+            inFlight.add(batch);
+            if (inFlight.size >= this.options.batchesInFlight) await Promise.race(inFlight);
+            continue;
+          }
+          // The due rows are held by another worker, or by this one's batches still running.
+          if (inFlight.size > 0) {
+            await Promise.race(inFlight);
+            continue;
+          }
+          delay = 10;
         } else {
           failures = 0;
           delay = next === null ? this.options.idleMaxMs : Math.min(next - now, this.options.idleMaxMs);
@@ -110,6 +126,7 @@ export class OutboxWorker {
       }
       await this.sleep(Math.max(delay, 1));
     }
+    await Promise.all(inFlight);
     this.deps.log.info({ worker: this.id }, 'outbox worker stopped');
   }
 
@@ -128,8 +145,14 @@ export class OutboxWorker {
 
   /** Claims one batch of due rows and processes it; returns how many rows were claimed. */
   async runOnce(): Promise<number> {
+    const claimed = await this.claim();
+    if (claimed.length > 0) await this.processBatch(claimed);
+    return claimed.length;
+  }
+
+  private claim(): Promise<outbox.ClaimedRow[]> {
     const { database } = this.deps;
-    const claimed = await database.singleStatement((db) =>
+    return database.singleStatement((db) =>
       outbox.claimDue(db, database.dialect, {
         workerId: this.id,
         now: this.clock(),
@@ -137,11 +160,14 @@ export class OutboxWorker {
         limit: this.options.batchSize,
       }),
     );
-    if (claimed.length === 0) return 0;
+  }
+
+  /** Every row of a claimed batch, concurrently; never rejects (a failed step is retried later). */
+  private async processBatch(claimed: outbox.ClaimedRow[]): Promise<void> {
     // One read for the whole batch (items as they are now, after the claim committed).
     const items = await orderRepo
       .findItemsByIds(
-        database.read,
+        this.deps.database.read,
         claimed.map((row) => row.order_item_id),
       )
       .catch((error: unknown) => {
@@ -149,7 +175,6 @@ export class OutboxWorker {
         return null;
       });
     await Promise.all(claimed.map((row) => this.process(row, items)));
-    return claimed.length;
   }
 
   /** Runs steps until nothing is due now (tests and one-shot use). */

@@ -14,6 +14,8 @@ describe('configuration (decisions.md §1)', () => {
     assert.equal(c.credentialsKey, null);
     assert.equal(c.sqliteSynchronous, 'FULL');
     assert.equal(c.databasePoolSize, 10);
+    assert.equal(c.workerTuning.batchSize, 50);
+    assert.equal(c.workerTuning.batchesInFlight, 4);
   });
 
   const bad: [string, Record<string, string>][] = [
@@ -25,6 +27,8 @@ describe('configuration (decisions.md §1)', () => {
     ['WORKER', { WORKER: 'sometimes' }],
     ['DATABASE_POOL_SIZE', { DATABASE_POOL_SIZE: '0' }],
     ['DATABASE_POOL_SIZE', { DATABASE_POOL_SIZE: 'many' }],
+    ['WORKER_BATCHES_IN_FLIGHT', { WORKER_BATCHES_IN_FLIGHT: '0' }],
+    ['WORKER_BATCHES_IN_FLIGHT', { WORKER_BATCHES_IN_FLIGHT: '65' }],
     ['CREDENTIALS_KEY', { CREDENTIALS_KEY: 'too-short' }],
     ['CREDENTIALS_KEY', { NODE_ENV: 'production' }],
   ];
@@ -45,7 +49,10 @@ describe('configuration (decisions.md §1)', () => {
       DATABASE_URL: 'postgres://u@h:5432/db',
       WORKER: 'off',
       DATABASE_POOL_SIZE: '40',
+      WORKER_BATCH_SIZE: '10',
+      WORKER_BATCHES_IN_FLIGHT: '1',
     });
+    assert.deepEqual([c.workerTuning.batchSize, c.workerTuning.batchesInFlight], [10, 1]);
     assert.equal(c.worker, 'off');
     assert.equal(c.databasePoolSize, 40);
     assert.equal(c.databaseUrl, 'postgres://u@h:5432/db');
