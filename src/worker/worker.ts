@@ -73,7 +73,7 @@ export class OutboxWorker {
     this.running = this.loop();
   }
 
-  /** Lets the step in progress finish, then resolves. */
+  /** Lets the batches in flight finish their steps, then resolves. */
   async stop(): Promise<void> {
     this.stopping = true;
     this.wakeUp?.();

@@ -66,6 +66,7 @@ describe('worker: several claimed batches in flight', () => {
         return states.every((s) => s === 'completed');
       });
     } finally {
+      gated.state.open();
       await worker.stop();
     }
     assert.equal(gated.state.most, 6);
@@ -86,11 +87,13 @@ describe('worker: several claimed batches in flight', () => {
 
     let stopped = false;
     const stopping = worker.stop().then(() => (stopped = true));
-    await new Promise((r) => setTimeout(r, 100));
-    assert.equal(stopped, false, 'stop() returned with submissions still waiting on the provider');
-
-    gated.state.open();
-    await stopping;
+    try {
+      await new Promise((r) => setTimeout(r, 100));
+      assert.equal(stopped, false, 'stop() returned with submissions still waiting on the provider');
+    } finally {
+      gated.state.open();
+      await stopping;
+    }
     // The six claimed items were submitted and recorded; the other two were never claimed.
     const items = await app.database.db.selectFrom('order_items').select(['status', 'provider_ref']).execute();
     assert.deepEqual(items.map((i) => i.status).sort(), ['pending', 'pending', ...Array<string>(6).fill('processing')]);
