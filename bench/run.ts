@@ -1,5 +1,6 @@
 // npm run bench [-- --full]: the service under HTTP load, every figure a ratio to a node:http ceiling
-// measured in the same run. BENCH_DATABASE_URL=postgres://… benchmarks PostgreSQL instead of SQLite.
+// measured in the same run, beside the baselines (bench/baselines.mjs, SQLite runs).
+// BENCH_DATABASE_URL=postgres://… benchmarks PostgreSQL instead of SQLite.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
