@@ -272,6 +272,8 @@ export class PurchaseService {
     private readonly database: Database,
     private readonly catalog: CatalogService,
     private readonly clock: () => number = Date.now,
+    /** Called once a unit that queued deliveries has committed. */
+    private readonly deliveriesQueued: () => void = () => {},
   ) {}
 
   /** Spec 4.9, rules in order. */
@@ -331,6 +333,7 @@ export class PurchaseService {
           }
         }),
       );
+      this.deliveriesQueued();
       return {
         success: true,
         orderId: placed.orderId,
@@ -406,6 +409,7 @@ export class PurchaseService {
           return { orderId, reference, before, after };
         }),
       );
+      this.deliveriesQueued();
       return {
         success: true,
         message: `Bulk order accepted: ${count} recipients are being delivered`,
@@ -468,6 +472,7 @@ export class PurchaseService {
         await refreshOrder(trx, locked, now);
         return { before: after.available + price, after: after.available };
       });
+      this.deliveriesQueued();
       return {
         success: true,
         message: `Recipient ${msisdn} resubmitted (attempt ${attempt})`,

@@ -109,6 +109,7 @@ const ORDER_VIEW_CACHE_SIZE = 50_000;
 export class OrderService {
   private readonly purchases: PurchaseService;
   private readonly views = new OrderViewCache(ORDER_VIEW_CACHE_SIZE);
+  private readonly queuedListeners = new Set<() => void>();
 
   constructor(
     private readonly database: Database,
@@ -116,7 +117,19 @@ export class OrderService {
     catalog: CatalogService,
     private readonly clock: () => number = Date.now,
   ) {
-    this.purchases = new PurchaseService(database, catalog, clock);
+    this.purchases = new PurchaseService(database, catalog, clock, () => {
+      for (const listener of this.queuedListeners) listener();
+    });
+  }
+
+  /**
+   * Calls `listener` each time a purchase or a retry has committed deliveries to the outbox, so a
+   * worker in this process can start on them at once instead of after its idle sleep. Returns the
+   * function that unsubscribes.
+   */
+  onDeliveriesQueued(listener: () => void): () => void {
+    this.queuedListeners.add(listener);
+    return () => this.queuedListeners.delete(listener);
   }
 
   buySingle(buyer: Buyer, body: BuySingleBody): Promise<BuySingleResult> {

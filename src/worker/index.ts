@@ -1,6 +1,6 @@
 import type { AppContext } from '../context.js';
 import { createProviders } from '../provider/index.js';
-import type { WorkerOptions } from './options.js';
+import { workerOptionsFrom, type WorkerOptions } from './options.js';
 import { OutboxWorker } from './worker.js';
 
 export { OutboxWorker } from './worker.js';
@@ -11,4 +11,21 @@ export function createWorker(ctx: Pick<AppContext, 'config' | 'database' | 'log'
     { database: ctx.database, providers: createProviders(ctx.config, ctx.database), log: ctx.log },
     options,
   );
+}
+
+/**
+ * The worker of a serve process (WORKER=inline), started. It wakes as soon as this process commits
+ * a purchase, instead of after up to WORKER_IDLE_MS; work queued by other processes is found by its
+ * polling. stop() unsubscribes and lets the batches in flight finish.
+ */
+export function startInlineWorker(ctx: Pick<AppContext, 'config' | 'database' | 'log' | 'orders'>): { stop(): Promise<void> } {
+  const worker = createWorker(ctx, workerOptionsFrom(ctx.config.workerTuning));
+  const unsubscribe = ctx.orders.onDeliveriesQueued(() => worker.wake());
+  worker.start();
+  return {
+    async stop() {
+      unsubscribe();
+      await worker.stop();
+    },
+  };
 }

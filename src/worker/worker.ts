@@ -104,7 +104,11 @@ export class OutboxWorker {
           const claimed = await this.claim();
           failures = 0;
           if (claimed.length > 0) {
-            const batch: Promise<void> = this.processBatch(claimed).finally(() => inFlight.delete(batch));
+            const batch: Promise<void> = this.processBatch(claimed).finally(() => {
+              inFlight.delete(batch);
+              // What it did may have made rows due (a submission schedules its poll): look again now.
+              this.wakeUp?.();
+            });
             inFlight.add(batch);
             if (inFlight.size >= this.options.batchesInFlight) await Promise.race(inFlight);
             continue;

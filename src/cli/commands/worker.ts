@@ -1,13 +1,12 @@
 import type { Command } from 'commander';
 import type { BackgroundTask } from '../../server.js';
-import { createWorker } from '../../worker/index.js';
+import { createWorker, startInlineWorker } from '../../worker/index.js';
 import { workerOptionsFrom } from '../../worker/options.js';
 import { openRuntime, type Runtime } from '../runtime.js';
 
 /** Background tasks the serve process runs inline (WORKER=inline): the outbox worker. */
 export function backgroundTasks(rt: Runtime): BackgroundTask[] {
-  const worker = createWorker(rt.ctx, workerOptionsFrom(rt.ctx.config.workerTuning));
-  worker.start();
+  const worker = startInlineWorker(rt.ctx);
   return [{ name: 'worker', stop: () => worker.stop() }];
 }
 

@@ -1,0 +1,49 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { createTestApp, type TestApp } from '../helpers/app.js';
+import { KEYS } from '../helpers/keys.js';
+import { startInlineWorker } from '../../src/worker/index.js';
+import { buySingle, ledgerMismatches, orderState, waitFor } from '../orders/support.js';
+
+describe('inline worker: a purchase wakes it', () => {
+  let t: TestApp;
+  let worker: { stop(): Promise<void> };
+  before(async () => {
+    // Idle, the worker sleeps a minute between looks: only the wake-up can deliver within the test.
+    t = await createTestApp({ env: { SANDBOX_SETTLE_MS: '0', WORKER_IDLE_MS: '60000' } });
+    worker = startInlineWorker(t.ctx);
+    await new Promise((r) => setTimeout(r, 100)); // it has looked, found nothing, and sleeps
+  });
+  after(async () => {
+    await worker.stop();
+    await t.close();
+  });
+
+  const submittedAt = async (orderId: string) =>
+    (await t.call('GET', `/api/v1/orders/${orderId}/status`, { key: KEYS.superLive })).body.data.submittedAt as number | null;
+
+  test('a buy-single is submitted at once, not after the idle sleep', async () => {
+    const bought = await buySingle(t, KEYS.superLive, '0244600001');
+    assert.equal(bought.status, 200);
+    const orderId = bought.body.data.orderId as string;
+    const at = await waitFor('the submission', () => submittedAt(orderId).then((s) => s ?? undefined), 5_000);
+    assert.ok(at - Date.now() < 5_000);
+    // The settlement's poll was scheduled at once too (the sandbox settles at 0 ms).
+    await waitFor('completion', async () => (await orderState(t, KEYS.superLive, orderId)) === 'completed', 5_000);
+  });
+
+  test('so is a bulk order, every recipient of it', async () => {
+    const res = await t.call('POST', '/api/v1/data-bundles/buy-bulk', {
+      key: KEYS.superLive,
+      body: {
+        operatorId: 'op_a',
+        productId: 'prd_a',
+        items: [1, 2, 3].map((i) => ({ packageId: 'pkg_a_1gb', beneficiaryMsisdn: `024460010${i}` })),
+      },
+    });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    const orderId = res.body.data.orderId as string;
+    await waitFor('completion', async () => (await orderState(t, KEYS.superLive, orderId)) === 'completed', 5_000);
+    assert.deepEqual(await ledgerMismatches(t), []);
+  });
+});
