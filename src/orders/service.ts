@@ -118,7 +118,13 @@ export class OrderService {
     private readonly clock: () => number = Date.now,
   ) {
     this.purchases = new PurchaseService(database, catalog, clock, () => {
-      for (const listener of this.queuedListeners) listener();
+      for (const listener of this.queuedListeners) {
+        try {
+          listener();
+        } catch {
+          // The purchase has committed: a listener (a wake-up) failing must not turn it into an error.
+        }
+      }
     });
   }
 
