@@ -2,6 +2,7 @@
  * Environment → typed, validated configuration (decisions.md §1).
  * A bad value throws ConfigError naming the variable; the CLI prints it as one line and exits.
  */
+import { DEFAULT_WORKER_OPTIONS as WORKER } from './worker/options.js';
 
 export type SqliteSynchronous = 'OFF' | 'NORMAL' | 'FULL' | 'EXTRA';
 
@@ -98,16 +99,16 @@ function credentialsKeyVar(env: Env, nodeEnv: string): string | null {
 }
 
 function workerTuningVars(env: Env): WorkerTuning {
-  const providerTimeoutMs = intVar(env, 'PROVIDER_TIMEOUT_MS', 15_000, 100, 600_000);
-  const leaseMs = intVar(env, 'WORKER_LEASE_MS', 60_000, 500, 3_600_000);
+  const providerTimeoutMs = intVar(env, 'PROVIDER_TIMEOUT_MS', WORKER.providerTimeoutMs, 100, 600_000);
+  const leaseMs = intVar(env, 'WORKER_LEASE_MS', WORKER.leaseMs, 500, 3_600_000);
   // A lease shorter than a provider call would let a second worker take a row still in flight.
   if (leaseMs <= providerTimeoutMs) {
     throw new ConfigError('WORKER_LEASE_MS', `must be longer than PROVIDER_TIMEOUT_MS (${providerTimeoutMs})`);
   }
   return {
-    batchSize: intVar(env, 'WORKER_BATCH_SIZE', 50, 1, 200),
-    batchesInFlight: intVar(env, 'WORKER_BATCHES_IN_FLIGHT', 4, 1, 64),
-    idleMaxMs: intVar(env, 'WORKER_IDLE_MS', 500, 5, 60_000),
+    batchSize: intVar(env, 'WORKER_BATCH_SIZE', WORKER.batchSize, 1, 200),
+    batchesInFlight: intVar(env, 'WORKER_BATCHES_IN_FLIGHT', WORKER.batchesInFlight, 1, 64),
+    idleMaxMs: intVar(env, 'WORKER_IDLE_MS', WORKER.idleMaxMs, 5, 60_000),
     leaseMs,
     providerTimeoutMs,
   };

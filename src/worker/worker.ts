@@ -174,6 +174,7 @@ export class OutboxWorker {
         this.deps.database.read,
         claimed.map((row) => row.order_item_id),
       )
+      .then((rows) => new Map(rows.map((item) => [item.id, item])))
       .catch((error: unknown) => {
         this.deps.log.error({ err: error, worker: this.id }, 'reading the claimed items failed');
         return null;
@@ -210,11 +211,9 @@ export class OutboxWorker {
   }
 
   /** One claimed row; `batch` holds its item when the batch read succeeded (else it is read here). */
-  private async process(row: outbox.ClaimedRow, batch: Item[] | null): Promise<void> {
+  private async process(row: outbox.ClaimedRow, batch: Map<string, Item> | null): Promise<void> {
     try {
-      const item = batch
-        ? batch.find((candidate) => candidate.id === row.order_item_id)
-        : await orderRepo.findItem(this.deps.database.read, row.order_item_id);
+      const item = batch ? batch.get(row.order_item_id) : await orderRepo.findItem(this.deps.database.read, row.order_item_id);
       if (!item) {
         await this.write((db) => outbox.deleteOwned(db, row.id, this.id));
         return;
