@@ -23,12 +23,26 @@ export function newId(prefix: string): string {
   return `${prefix}_${ulid().toLowerCase()}`;
 }
 
-const REFERENCE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+/** Digits and capitals a person cannot misread or mishear: no 0/O, no 1/I/L. */
+export const REFERENCE_ALPHABET = '23456789ABCDEFGHJKMNPQRSTUVWXYZ';
+const REFERENCE_RANDOM_LENGTH = 8;
+/** The largest multiple of the alphabet's size in a byte: bytes at or above it are redrawn (no bias). */
+const UNBIASED_BELOW = 256 - (256 % REFERENCE_ALPHABET.length);
 
-/** User-friendly reference, no ambiguous characters (0/O, 1/I): `DB-7KQ2M9XH`. */
-export function shortReference(prefix: string): string {
-  const bytes = randomBytes(8);
-  let out = '';
-  for (const byte of bytes) out += REFERENCE_ALPHABET[byte % REFERENCE_ALPHABET.length];
-  return `${prefix}-${out}`;
+export type ReferencePrefix = 'DB' | 'RC';
+
+/**
+ * The short reference a partner reads out over the phone (spec 2.7: alphanumeric): the kind of
+ * record, then eight random characters, e.g. `DB7KQ2M9XH` (31^8, about 8.5 × 10^11 per kind).
+ * Uniqueness is the database's job (a unique index; the caller draws again on a collision).
+ */
+export function shortReference(prefix: ReferencePrefix, random: (size: number) => Buffer = randomBytes): string {
+  let out: string = prefix;
+  while (out.length < prefix.length + REFERENCE_RANDOM_LENGTH) {
+    for (const byte of random(REFERENCE_RANDOM_LENGTH)) {
+      if (byte >= UNBIASED_BELOW || out.length === prefix.length + REFERENCE_RANDOM_LENGTH) continue;
+      out += REFERENCE_ALPHABET[byte % REFERENCE_ALPHABET.length];
+    }
+  }
+  return out;
 }

@@ -14,7 +14,7 @@ import type {
   RetryRecipientBody,
   RetryRecipientResult,
 } from '../http/schemas/orders.js';
-import { newId, shortReference } from '../lib/ids.js';
+import { newId, shortReference, type ReferencePrefix } from '../lib/ids.js';
 import { toGhs } from '../lib/money.js';
 import { normaliseGhanaMsisdn } from '../lib/phone.js';
 import * as walletRepo from '../wallet/repository.js';
@@ -111,7 +111,7 @@ function mapConflict(error: unknown, code: BuyCode, who: string): unknown {
 }
 
 /** Runs a purchase transaction with a fresh short reference, retrying the (astronomically rare) collision. */
-async function withShortReference<T>(prefix: string, work: (reference: string) => Promise<T>): Promise<T> {
+async function withShortReference<T>(prefix: ReferencePrefix, work: (reference: string) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await work(shortReference(prefix));

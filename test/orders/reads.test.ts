@@ -24,7 +24,7 @@ async function insertOrder(t: TestApp, o: { profileId: string; mode: Mode; type:
     mode: o.mode,
     order_type: o.type,
     state: o.state ?? 'completed',
-    short_reference: shortReference('XX'),
+    short_reference: shortReference('RC'),
     beneficiary_msisdn: '233244000000',
     operator_id: '',
     operator_name: '',
@@ -185,6 +185,9 @@ describe('GET /orders, /orders/{id}, /orders/{id}/status (spec 4.11–4.13)', ()
       createdAt: full.createdAt,
       submittedAt: null,
       completedAt: null,
+      isBulkOrder: false,
+      bulkCompletedCount: null,
+      bulkFailedCount: null,
     });
 
     const bulkFull = (await t.call('GET', `/api/v1/orders/${bulk}`, { key: KEYS.agentLive })).body.data;
@@ -205,6 +208,8 @@ describe('GET /orders, /orders/{id}, /orders/{id}/status (spec 4.11–4.13)', ()
     });
     const done = (await t.call('GET', `/api/v1/orders/${bulk}`, { key: KEYS.agentLive })).body.data;
     assert.deepEqual([done.state, done.bulkCompletedCount, done.bulkFailedCount], ['completed', 2, 0]);
+    const doneStatus = (await t.call('GET', `/api/v1/orders/${bulk}/status`, { key: KEYS.agentLive })).body.data;
+    assert.deepEqual([doneStatus.state, doneStatus.isBulkOrder, doneStatus.bulkCompletedCount, doneStatus.bulkFailedCount], ['Completed', true, 2, 0]);
     assert.ok(done.bulkRecipients.every((r: { status: string; completedAt: number | null }) => r.status === 'completed' && r.completedAt !== null));
   });
 

@@ -92,7 +92,7 @@ describe('result-checker purchases under concurrency', () => {
     });
     assert.equal(res.status, 200);
     const sold = await t.database.db.selectFrom('rc_transactions').selectAll().executeTakeFirstOrThrow();
-    const copy = { ...sold, id: 'rc_copy', order_id: 'rc_copy', short_reference: 'RC-COPY0001' };
+    const copy = { ...sold, id: 'rc_copy', order_id: 'rc_copy', short_reference: 'RCCOPY0001' };
     await assert.rejects(t.database.db.insertInto('rc_transactions').values(copy).execute(), (error: unknown) =>
       isUniqueViolation(error, 'rc_transactions_credential_id_key'),
     );
