@@ -57,6 +57,16 @@ const CAPITALISED: Record<OrderState, string> = {
   reversed: 'Reversed',
 };
 
+/** A bulk order's recipient counts, so a partly failed bulk order does not read as plainly delivered. */
+function bulkCounts(order: OrderRow): Pick<OrderStatus, 'isBulkOrder' | 'bulkCompletedCount' | 'bulkFailedCount'> {
+  if (order.is_bulk !== 1) return { isBulkOrder: false, bulkCompletedCount: null, bulkFailedCount: null };
+  return {
+    isBulkOrder: true,
+    bulkCompletedCount: Number(order.bulk_completed_count ?? 0),
+    bulkFailedCount: Number(order.bulk_failed_count ?? 0),
+  };
+}
+
 export function toStatusView(order: OrderRow): OrderStatus {
   return {
     orderId: order.id,
@@ -69,5 +79,6 @@ export function toStatusView(order: OrderRow): OrderStatus {
     createdAt: Number(order.created_at),
     submittedAt: order.submitted_at === null ? null : Number(order.submitted_at),
     completedAt: order.completed_at === null ? null : Number(order.completed_at),
+    ...bulkCounts(order),
   };
 }

@@ -87,6 +87,12 @@ describe('bulk orders through the worker, and retry of a failed recipient (decis
       assert.equal(byNumber.get(n)?.errorMessage, null);
     }
     assert.deepEqual(await t.wallet('usr_agent', 'live'), { available: 8200, held: 0 });
+    // The status projection of a partly failed bulk order says so, not only "Completed".
+    const status = (await t.call('GET', `/api/v1/orders/${id}/status`, { key: KEYS.agentLive })).body.data;
+    assert.deepEqual(
+      { state: status.state, isBulkOrder: status.isBulkOrder, completed: status.bulkCompletedCount, failed: status.bulkFailedCount },
+      { state: 'Completed', isBulkOrder: true, completed: 2, failed: 1 },
+    );
 
     // Refusals, none of which charges anything.
     const before = await t.wallet('usr_agent', 'live');

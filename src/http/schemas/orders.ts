@@ -56,6 +56,9 @@ export const OrderStatus = Type.Object({
   createdAt: Timestamp(),
   submittedAt: Nullable(Timestamp()),
   completedAt: Nullable(Timestamp()),
+  isBulkOrder: Type.Boolean({ description: 'true for a bulk order (beyond spec 2.9)' }),
+  bulkCompletedCount: Nullable(Type.Integer({ description: 'Completed recipients of a bulk order; null otherwise' })),
+  bulkFailedCount: Nullable(Type.Integer({ description: 'Failed recipients of a bulk order; null otherwise' })),
 });
 export type OrderStatus = Static<typeof OrderStatus>;
 
@@ -75,7 +78,7 @@ export const OrderPage = Type.Object({
 });
 export type OrderPage = Static<typeof OrderPage>;
 
-export const OrderParams = Type.Object({ orderId: Type.String({ description: 'orders id' }) });
+export const OrderParams = Type.Object({ orderId: Id('orders id') });
 
 export const OrdersResponse = Success(OrderPage);
 export const OrderResponse = Success(Order);
