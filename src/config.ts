@@ -17,6 +17,8 @@ export interface Config {
   nodeEnv: string;
   logLevel: string;
   bodyLimitBytes: number;
+  /** HTTP server timeouts (HTTP_HEADERS_TIMEOUT_MS, HTTP_REQUEST_TIMEOUT_MS, HTTP_KEEP_ALIVE_TIMEOUT_MS). */
+  httpTimeouts: HttpTimeouts;
   /** An order still processing after this long is reported by `cli orders stuck`. */
   orderStuckAfterMs: number;
   sqliteSynchronous: SqliteSynchronous;
@@ -24,6 +26,15 @@ export interface Config {
   databasePoolSize: number;
   /** Outbox worker tuning (WORKER_BATCH_SIZE, WORKER_BATCHES_IN_FLIGHT, WORKER_LEASE_MS, WORKER_IDLE_MS, PROVIDER_TIMEOUT_MS). */
   workerTuning: WorkerTuning;
+}
+
+export interface HttpTimeouts {
+  /** A request's headers must have arrived this long after it began. */
+  headersMs: number;
+  /** The whole request, body included, must have arrived this long after it began. */
+  requestMs: number;
+  /** An idle keep-alive connection is closed after this long. */
+  keepAliveMs: number;
 }
 
 export interface WorkerTuning {
@@ -98,6 +109,16 @@ function credentialsKeyVar(env: Env, nodeEnv: string): string | null {
   return raw;
 }
 
+function httpTimeoutVars(env: Env): HttpTimeouts {
+  const requestMs = intVar(env, 'HTTP_REQUEST_TIMEOUT_MS', 30_000, 1000, 600_000);
+  const headersMs = intVar(env, 'HTTP_HEADERS_TIMEOUT_MS', Math.min(10_000, requestMs), 1000, 600_000);
+  // Node refuses a headers timeout longer than the request timeout it is part of.
+  if (headersMs > requestMs) {
+    throw new ConfigError('HTTP_HEADERS_TIMEOUT_MS', `must not exceed HTTP_REQUEST_TIMEOUT_MS (${requestMs})`);
+  }
+  return { headersMs, requestMs, keepAliveMs: intVar(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', 72_000, 1000, 600_000) };
+}
+
 function workerTuningVars(env: Env): WorkerTuning {
   const providerTimeoutMs = intVar(env, 'PROVIDER_TIMEOUT_MS', WORKER.providerTimeoutMs, 100, 600_000);
   const leaseMs = intVar(env, 'WORKER_LEASE_MS', WORKER.leaseMs, 500, 3_600_000);
@@ -127,6 +148,7 @@ export function loadConfig(env: Env = process.env): Config {
     nodeEnv,
     logLevel: enumVar(env, 'LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
     bodyLimitBytes: intVar(env, 'BODY_LIMIT_BYTES', 64 * 1024, 1024, 10 * 1024 * 1024),
+    httpTimeouts: httpTimeoutVars(env),
     orderStuckAfterMs: intVar(env, 'ORDER_STUCK_AFTER_MS', 10 * 60_000, 1000, 30 * 86_400_000),
     sqliteSynchronous: enumVar(env, 'SQLITE_SYNCHRONOUS', 'FULL', ['OFF', 'NORMAL', 'FULL', 'EXTRA'] as const),
     databasePoolSize: intVar(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),

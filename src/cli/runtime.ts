@@ -1,8 +1,9 @@
-import { pino, type Logger } from 'pino';
+import type { Logger } from 'pino';
 import { ConfigError, loadConfig, type Config } from '../config.js';
 import { createContext, credentialsCipher, type AppContext } from '../context.js';
 import { connect } from '../db/connection.js';
 import { migrateToLatest } from '../db/migrate.js';
+import { createLogger } from '../logging.js';
 
 export interface Runtime {
   ctx: AppContext;
@@ -33,7 +34,7 @@ export function loadConfigOrExit(env: NodeJS.ProcessEnv = process.env): Config {
 /** Config, database (migrated), credentials key and services: what every command starts from. */
 export async function openRuntime(options: { logLevel?: string; longRunning?: boolean } = {}): Promise<Runtime> {
   const config = loadConfigOrExit();
-  const logger = pino({ level: options.logLevel ?? config.logLevel });
+  const logger = createLogger(options.logLevel ?? config.logLevel);
   const database = await connect(config.databaseUrl, {
     sqliteSynchronous: config.sqliteSynchronous,
     poolSize: config.databasePoolSize,

@@ -1,11 +1,15 @@
 import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import type { Socket } from 'node:net';
 import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import type { AppContext } from '../context.js';
 import { requireApiKey } from './plugins/auth.js';
-import { registerErrorHandling } from './plugins/errors.js';
+import { closeAfterEarlyAnswers } from './plugins/early-answers.js';
+import { answerClientError, registerErrorHandling } from './plugins/errors.js';
+import { RouteIndex } from './route-index.js';
 import { catalogRoutes } from './routes/catalog.js';
 import { dataBundleRoutes } from './routes/data-bundles.js';
 import { healthRoutes } from './routes/health.js';
@@ -14,6 +18,18 @@ import { profileRoutes } from './routes/profile.js';
 import { resultCheckerRoutes } from './routes/result-checker.js';
 import { topUpRoutes } from './routes/top-ups.js';
 import { ErrorEnvelope } from './schemas/common.js';
+import { validatorCompiler } from './validation.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every route of the app by method and URL pattern (see RouteIndex). */
+    routeIndex: RouteIndex;
+  }
+  interface FastifyContextConfig {
+    /** A hidden route that answers "nothing here" for a whole subtree; not a route of the API. */
+    catchAll?: boolean;
+  }
+}
 
 export interface BuildAppOptions {
   /** The process logger; omitted in tests, which keep the app silent. */
@@ -24,15 +40,28 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 /** Builds the whole HTTP app without listening (tests `inject` into it; server.ts listens). */
 export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): Promise<FastifyInstance> {
+  const timeouts = ctx.config.httpTimeouts;
   const app = Fastify({
     ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
     bodyLimit: ctx.config.bodyLimitBytes,
+    // Node checks the header and request timeouts every connectionsCheckingInterval (30 s by
+    // default, which would let a slow client hold a connection up to twice as long as configured).
+    serverFactory: (handler) =>
+      http.createServer(
+        {
+          headersTimeout: timeouts.headersMs,
+          requestTimeout: timeouts.requestMs,
+          keepAliveTimeout: timeouts.keepAliveMs,
+          connectionsCheckingInterval: 1_000,
+        },
+        handler,
+      ),
+    clientErrorHandler: (error, socket) => answerClientError(error, socket as Socket),
     requestIdHeader: false,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
-    ajv: { customOptions: { coerceTypes: true, removeAdditional: false, allErrors: false } },
     // Ids are at most 128 characters: longer segments fail validation (400); beyond 512 the router
     // refuses them itself, and frameworkErrors keeps even that in our envelope.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 512 },
@@ -45,6 +74,14 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
       });
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+
+  const routeIndex = new RouteIndex();
+  app.decorate('routeIndex', routeIndex);
+  app.addHook('onRoute', (route) => {
+    if (route.config?.catchAll === true || route.url === '*') return;
+    for (const method of [route.method].flat()) if (method !== 'OPTIONS') routeIndex.add(method, route.url);
+  });
 
   // Set as the request arrives, so error replies keep it too; a callback hook costs no promise.
   app.addHook('onRequest', (request, reply, done) => {
@@ -66,7 +103,8 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   // The API takes JSON only: without Fastify's text/plain parser a wrong Content-Type is a clear
   // 415 instead of a string reaching the body schema.
   app.removeContentTypeParser('text/plain');
-  registerErrorHandling(app);
+  registerErrorHandling(app, routeIndex);
+  closeAfterEarlyAnswers(app);
   app.addSchema(ErrorEnvelope);
 
   await app.register(swagger, {

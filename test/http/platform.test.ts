@@ -14,13 +14,34 @@ describe('HTTP platform: envelope, errors, CORS, health', () => {
 
   test('an unknown route is 404 NOT_FOUND in the envelope, with or without a key', async () => {
     for (const key of [undefined, KEYS.agentLive]) {
-      for (const [method, url] of [['GET', '/api/v1/nope'], ['POST', '/api/v2/profile'], ['GET', '/'], ['DELETE', '/api/v1/profile']] as const) {
+      for (const [method, url] of [['GET', '/api/v1/nope'], ['POST', '/api/v2/profile'], ['GET', '/'], ['DELETE', '/api/v1/orders/ord_x/nope']] as const) {
         const res = await t.call(method, url, key ? { key } : {});
         assert.equal(res.status, 404, `${method} ${url}`);
         assert.equal(res.body.success, false);
         assert.equal(res.body.error.code, 'NOT_FOUND');
         assert.equal(typeof res.body.error.message, 'string');
       }
+    }
+  });
+
+  test('a known path with a method it does not serve is 405 METHOD_NOT_ALLOWED with Allow', async () => {
+    const cases = [
+      ['DELETE', '/api/v1/profile', 'GET, HEAD'],
+      ['POST', '/api/v1/wallet-balance', 'GET, HEAD'],
+      ['PUT', '/api/v1/data-bundles/buy-single', 'POST'],
+      ['GET', '/api/v1/data-bundles/buy-single', 'POST'],
+      ['POST', '/api/v1/orders/ord_x', 'GET, HEAD'],
+      ['PATCH', '/api/v1/orders/ord_x/status', 'GET, HEAD'],
+      ['POST', '/api/v1/operators/op_a/products', 'GET, HEAD'],
+      ['GET', '/api/v1/top-ups/request', 'POST'],
+    ] as const;
+    for (const [method, url, allow] of cases) {
+      const res = await t.call(method, url, { key: KEYS.agentLive });
+      assert.equal(res.status, 405, `${method} ${url}: ${JSON.stringify(res.body)}`);
+      assert.equal(res.headers.allow, allow, `${method} ${url}`);
+      assert.equal(res.body.success, false);
+      assert.equal(res.body.error.code, 'METHOD_NOT_ALLOWED');
+      assert.match(res.body.error.message, new RegExp(`allowed: ${allow}`));
     }
   });
 

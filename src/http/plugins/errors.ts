@@ -1,5 +1,7 @@
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, type ErrorCode } from '../errors.js';
+import { AppError, notFound, type ErrorCode } from '../errors.js';
+import type { RouteIndex } from '../route-index.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -54,7 +56,50 @@ function toAppError(error: FastifyError, request: FastifyRequest): AppError | nu
   return null;
 }
 
-export function registerErrorHandling(app: FastifyInstance): void {
+const pathOf = (url: string) => url.split('?')[0] ?? url;
+
+/**
+ * A path the API knows, asked with a method it does not serve there: 405 with `Allow` (and the
+ * methods named in the message); null when the path is unknown for every method.
+ */
+export function methodNotAllowed(routes: RouteIndex, request: FastifyRequest, reply: FastifyReply): AppError | null {
+  const allowed = routes.methodsAt(pathOf(request.url));
+  if (allowed.length === 0 || allowed.includes(request.method)) return null;
+  void reply.header('allow', allowed.join(', '));
+  return new AppError(405, 'METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${pathOf(request.url)}; allowed: ${allowed.join(', ')}`);
+}
+
+/** For a hidden route answering a whole subtree: 405 when the path is known with other methods, else 404 `message`. */
+export function notHere(routes: RouteIndex, message: string) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    throw methodNotAllowed(routes, request, reply) ?? notFound(message);
+  };
+}
+
+const CLIENT_ERRORS: Record<string, { status: number; reason: string; message: string }> = {
+  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, reason: 'Request Timeout', message: 'The request was not received in time' },
+  HPE_HEADER_OVERFLOW: { status: 431, reason: 'Request Header Fields Too Large', message: 'The request headers are too large' },
+};
+
+/**
+ * Errors Node's HTTP parser and timeouts raise before a request reaches Fastify (a request line
+ * that does not parse, headers or body not arriving in time): answered in the envelope, then the
+ * connection is closed.
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const known = CLIENT_ERRORS[error.code ?? ''] ?? { status: 400, reason: 'Bad Request', message: 'The request is malformed' };
+  const body = JSON.stringify({ success: false, error: { code: 'INVALID_REQUEST', message: known.message } });
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${known.status} ${known.reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroySoon();
+}
+
+export function registerErrorHandling(app: FastifyInstance, routes: RouteIndex): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const appError = toAppError(error, request);
     if (appError) {
@@ -65,7 +110,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
     return send(reply, 500, 'INTERNAL_ERROR', 'Internal server error');
   });
 
-  app.setNotFoundHandler((request, reply) =>
-    send(reply, 404, 'NOT_FOUND', `No route ${request.method} ${request.url.split('?')[0]}`),
-  );
+  app.setNotFoundHandler((request, reply) => {
+    const wrongMethod = methodNotAllowed(routes, request, reply);
+    if (wrongMethod) return send(reply, 405, wrongMethod.code, wrongMethod.message);
+    return send(reply, 404, 'NOT_FOUND', `No route ${request.method} ${pathOf(request.url)}`);
+  });
 }

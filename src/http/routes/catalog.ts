@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../../context.js';
 import { BodyCache } from '../body-cache.js';
-import { notFound } from '../errors.js';
+import { notHere } from '../plugins/errors.js';
 import {
   DataPackageResponse,
   DataPackagesQuery,
@@ -41,12 +41,11 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = asy
 
   // Spec 4.3: any other path under /operators/ is rejected, with the key still required first.
   app.route({
-    method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    method: ['GET', 'POST'],
     url: '/operators/*',
+    config: { catchAll: true },
     schema: { hide: true },
-    handler: async () => {
-      throw notFound('Only /api/v1/operators/{operatorId}/products exists under /api/v1/operators/');
-    },
+    handler: notHere(app.routeIndex, 'Only /api/v1/operators/{operatorId}/products exists under /api/v1/operators/'),
   });
 
   app.get(

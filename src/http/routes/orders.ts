@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import type { EncodedOrderPage, Reader } from '../../orders/service.js';
 import { JSON_TYPE } from '../body-cache.js';
-import { notFound } from '../errors.js';
+import { notHere } from '../plugins/errors.js';
 import { authErrors, withErrors } from '../schemas/common.js';
 import { Order, OrderParams, OrderResponse, OrdersQuery, OrdersResponse, OrderStatusResponse } from '../schemas/orders.js';
 
@@ -47,7 +47,6 @@ export const orderRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
   app.get(
     '/orders/:orderId',
     {
-      config: { failureCode: 'ORDER_NOT_FOUND' },
       schema: {
         tags: ['orders'],
         summary: 'One order, in full (bulk recipients included)',
@@ -61,7 +60,6 @@ export const orderRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
   app.get(
     '/orders/:orderId/status',
     {
-      config: { failureCode: 'ORDER_NOT_FOUND' },
       schema: {
         tags: ['orders'],
         summary: "An order's status",
@@ -74,11 +72,10 @@ export const orderRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }> = async
 
   // Spec 4.13, decisions §10: nothing else exists under an order; the key is still required first.
   app.route({
-    method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+    method: ['GET', 'POST'],
     url: '/orders/*',
+    config: { catchAll: true },
     schema: { hide: true },
-    handler: async () => {
-      throw notFound('Only /api/v1/orders/{orderId} and /api/v1/orders/{orderId}/status exist under /api/v1/orders/');
-    },
+    handler: notHere(app.routeIndex, 'Only /api/v1/orders/{orderId} and /api/v1/orders/{orderId}/status exist under /api/v1/orders/'),
   });
 };

@@ -57,8 +57,6 @@ export const resultCheckerRoutes: FastifyPluginAsyncTypebox<{ ctx: AppContext }>
   app.get(
     '/result-checker/orders/:orderId/status',
     {
-      // An id that cannot exist is simply not found.
-      config: { failureCode: 'ORDER_NOT_FOUND', validationStatus: () => 404 },
       schema: {
         tags: ['result-checker'],
         summary: 'One of your result-checker transactions; the credential once completed',

@@ -1,0 +1,78 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { FastifySchema, FastifySchemaCompiler } from 'fastify';
+
+/**
+ * Request validation, one rule set for every route (decisions §9):
+ * - bodies are typed strictly: `"100"` is not a number, `100` is not a string, `null` is no value;
+ * - query strings and path parameters arrive as text and are coerced (`limit=20`);
+ * - no string anywhere in a request (body, query, path) may hold a control character (NUL, BEL,
+ *   ESC, newline, DEL, C1) or a lone surrogate: PostgreSQL refuses NUL in text, the others would
+ *   be stored and shown back to people. Refused at the schema, before any service code runs.
+ */
+
+const shared = { removeAdditional: false, useDefaults: true, allErrors: false, strict: false } as const;
+const strictTypes = new Ajv({ ...shared, coerceTypes: false });
+const coercedTypes = new Ajv({ ...shared, coerceTypes: true });
+
+/** A control character (Unicode Cc: C0, DEL, C1) or a surrogate that is not part of a pair. */
+const FORBIDDEN_CHARACTER = /[\p{Cc}\p{Cs}]/u;
+
+function describeCharacter(text: string): string {
+  const found = FORBIDDEN_CHARACTER.exec(text)?.[0] ?? '';
+  const code = found.codePointAt(0) ?? 0;
+  return `U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
+}
+
+/** The JSON-pointer path of the first string in `value` holding a forbidden character, if any. */
+export function findForbiddenCharacter(value: unknown, path = ''): { path: string; character: string } | null {
+  if (typeof value === 'string') {
+    return FORBIDDEN_CHARACTER.test(value) ? { path, character: describeCharacter(value) } : null;
+  }
+  if (Array.isArray(value)) {
+    for (const [index, element] of value.entries()) {
+      const found = findForbiddenCharacter(element, `${path}/${index}`);
+      if (found) return found;
+    }
+    return null;
+  }
+  if (typeof value === 'object' && value !== null) {
+    for (const [key, element] of Object.entries(value)) {
+      const found = findForbiddenCharacter(key, path) ?? findForbiddenCharacter(element, `${path}/${key}`);
+      if (found) return found;
+    }
+  }
+  return null;
+}
+
+type Validator = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
+
+/** The schema check, then the character rule, reported the way Ajv reports its own errors. */
+function withCharacterRule(validate: ValidateFunction): Validator {
+  const validator: Validator = (data) => {
+    if (!validate(data)) {
+      validator.errors = validate.errors ?? null;
+      return false;
+    }
+    const found = findForbiddenCharacter(data);
+    if (!found) {
+      validator.errors = null;
+      return true;
+    }
+    validator.errors = [
+      {
+        instancePath: found.path,
+        schemaPath: '#/controlCharacters',
+        keyword: 'controlCharacters',
+        params: { character: found.character },
+        message: `must not contain control characters (found ${found.character})`,
+      },
+    ];
+    return false;
+  };
+  return validator;
+}
+
+export const validatorCompiler: FastifySchemaCompiler<FastifySchema> = ({ schema, httpPart }) => {
+  const ajv = httpPart === 'body' ? strictTypes : coercedTypes;
+  return withCharacterRule(ajv.compile(schema));
+};

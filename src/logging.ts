@@ -1,0 +1,18 @@
+import { pino, type DestinationStream, type Logger } from 'pino';
+
+/**
+ * Anything shaped like one of our API keys (`service_live_…`, `service_test_…`), wherever it
+ * appears in a log line: a careless client may put its key in a URL (`?api_key=…`), a message may
+ * quote a header. The mode stays readable; the secret part never reaches the log.
+ */
+const API_KEY = /service_(live|test)_[A-Za-z0-9_-]+/g;
+
+export function redactApiKeys(line: string): string {
+  return line.replace(API_KEY, 'service_$1_[REDACTED]');
+}
+
+/** The process logger: JSON lines, with API keys redacted from every line it writes. */
+export function createLogger(level: string, destination?: DestinationStream): Logger {
+  const options = { level, hooks: { streamWrite: redactApiKeys } };
+  return destination ? pino(options, destination) : pino(options);
+}

@@ -1,0 +1,131 @@
+/**
+ * Every route of the API, in one table: what a valid call looks like, which record ids it takes,
+ * its query values. The generated security tests (test/http/route-security.test.ts) and the fuzzer
+ * (test/http/fuzz.test.ts) are built from it, and a route registered without an entry here fails
+ * the suite.
+ */
+
+/** Records the tests create before calling the routes (see test/http/route-security.test.ts). */
+export interface Records {
+  /** A single data order of the caller, live mode. */
+  order: string;
+  /** A bulk data order of the caller with one failed recipient, live mode. */
+  bulkOrder: string;
+  bulkFailedMsisdn: string;
+  /** A result-checker transaction of the caller, live mode. */
+  rcTransaction: string;
+}
+
+export type RouteKind = 'public' | 'read' | 'purchase' | 'write';
+
+export interface RouteCase {
+  method: 'GET' | 'POST';
+  /** As registered (Fastify's pattern). */
+  url: string;
+  kind: RouteKind;
+  /** The endpoint's own failure code for a 400, when it has one. */
+  failureCode?: string;
+  /** Path parameters of a valid call, from the caller's records. */
+  params?: (r: Records) => Record<string, string>;
+  /** Which path parameter, or body field, names a record that must belong to the caller. */
+  ownedParam?: string;
+  ownedBodyField?: string;
+  /** A valid body (POST). */
+  body?: (r: Records, n: number) => Record<string, unknown>;
+  /** Query values the route reads, with one valid value each. */
+  query?: Record<string, string>;
+}
+
+/** A fresh Ghana mobile number per call, so purchases never block each other. */
+export const msisdn = (n: number) => `0244${String(700000 + (n % 300000)).padStart(6, '0')}`;
+
+export const ROUTES: RouteCase[] = [
+  { method: 'GET', url: '/healthz', kind: 'public' },
+  { method: 'GET', url: '/openapi.json', kind: 'public' },
+  { method: 'GET', url: '/api/v1/profile', kind: 'read' },
+  { method: 'GET', url: '/api/v1/wallet-balance', kind: 'read' },
+  { method: 'GET', url: '/api/v1/operators', kind: 'read' },
+  { method: 'GET', url: '/api/v1/operators/:operatorId/products', kind: 'read', params: () => ({ operatorId: 'op_a' }) },
+  { method: 'GET', url: '/api/v1/data-packages', kind: 'read', query: { operatorId: 'op_a', productId: 'prd_a' } },
+  { method: 'GET', url: '/api/v1/packages/:packageId', kind: 'read', params: () => ({ packageId: 'pkg_a_1gb' }) },
+  { method: 'GET', url: '/api/v1/result-checker/packages', kind: 'read' },
+  {
+    method: 'POST',
+    url: '/api/v1/data-bundles/buy-single',
+    kind: 'purchase',
+    failureCode: 'BUY_DATA_FAILED',
+    body: (_r, n) => ({ operatorId: 'op_a', productId: 'prd_a', packageId: 'pkg_a_1gb', beneficiaryMsisdn: msisdn(n), paymentReference: `ref-${n}` }),
+  },
+  {
+    method: 'POST',
+    url: '/api/v1/data-bundles/buy-bulk',
+    kind: 'purchase',
+    failureCode: 'BUY_DATA_BULK_FAILED',
+    body: (_r, n) => ({
+      operatorId: 'op_a',
+      productId: 'prd_a',
+      items: [
+        { packageId: 'pkg_a_1gb', beneficiaryMsisdn: msisdn(2 * n + 100_000) },
+        { packageId: 'pkg_a_2gb', beneficiaryMsisdn: msisdn(2 * n + 100_001) },
+      ],
+    }),
+  },
+  {
+    method: 'POST',
+    url: '/api/v1/data-bundles/retry-recipient',
+    kind: 'purchase',
+    failureCode: 'BUY_DATA_BULK_FAILED',
+    ownedBodyField: 'orderId',
+    body: (r) => ({ orderId: r.bulkOrder, beneficiaryMsisdn: r.bulkFailedMsisdn }),
+  },
+  {
+    method: 'GET',
+    url: '/api/v1/orders',
+    kind: 'read',
+    query: { orderType: 'all', state: 'completed', limit: '5', cursor: 'WzE3MDAwMDAwMDAwMDAsIm9yZF94Il0' },
+  },
+  { method: 'GET', url: '/api/v1/orders/:orderId', kind: 'read', params: (r) => ({ orderId: r.order }), ownedParam: 'orderId' },
+  { method: 'GET', url: '/api/v1/orders/:orderId/status', kind: 'read', params: (r) => ({ orderId: r.order }), ownedParam: 'orderId' },
+  {
+    method: 'POST',
+    url: '/api/v1/result-checker/buy-single',
+    kind: 'purchase',
+    failureCode: 'RC_WALLET_BUY_FAILED',
+    body: (_r, n) => ({ packageId: 'rcp_wassce', recipientPhone: msisdn(n) }),
+  },
+  {
+    method: 'POST',
+    url: '/api/v1/result-checker/buy-bulk',
+    kind: 'purchase',
+    failureCode: 'RC_WALLET_BULK_BUY_FAILED',
+    body: (_r, n) => ({ items: [{ packageId: 'rcp_wassce', recipientPhone: msisdn(n) }, { packageId: 'rcp_bece', recipientPhone: msisdn(n + 1) }] }),
+  },
+  {
+    method: 'GET',
+    url: '/api/v1/result-checker/orders/:orderId/status',
+    kind: 'read',
+    params: (r) => ({ orderId: r.rcTransaction }),
+    ownedParam: 'orderId',
+  },
+  {
+    method: 'POST',
+    url: '/api/v1/top-ups/request',
+    kind: 'write',
+    failureCode: 'TOPUP_REQUEST_FAILED',
+    body: (_r, n) => ({ amount: 25.5, method: 'momo', reference: `MOMO-${n}`, note: 'fuzz' }),
+  },
+  {
+    method: 'GET',
+    url: '/api/v1/top-ups',
+    kind: 'read',
+    failureCode: 'TOPUP_REQUEST_FAILED',
+    query: { status: 'pending', limit: '5', cursor: 'WzE3MDAwMDAwMDAwMDAsInR1cF94Il0' },
+  },
+];
+
+/** `/orders/:orderId` with `{ orderId: 'ord_1' }` → `/orders/ord_1` (values are URL-encoded). */
+export function fillPath(url: string, params: Record<string, string>): string {
+  return url.replace(/:([A-Za-z]+)/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
+}
+
+export const routeKey = (route: { method: string; url: string }) => `${route.method} ${route.url}`;
