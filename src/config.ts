@@ -78,8 +78,11 @@ function enumVar<T extends string>(env: Env, name: string, fallback: T, allowed:
   return found;
 }
 
+/** The only SQLite location whose directory is created when missing (a fresh clone has no ./data). */
+export const DEFAULT_DATABASE_URL = 'sqlite:./data/partner-api.db';
+
 function databaseUrlVar(env: Env): string {
-  const raw = env.DATABASE_URL?.trim() || 'sqlite:./data/partner-api.db';
+  const raw = env.DATABASE_URL?.trim() || DEFAULT_DATABASE_URL;
   if (raw.startsWith('sqlite:')) {
     if (raw.length <= 'sqlite:'.length) throw new ConfigError('DATABASE_URL', 'needs a file path after "sqlite:"');
     return raw;

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
-import { ConfigError, loadConfig, type Config } from '../config.js';
+import { ConfigError, DEFAULT_DATABASE_URL, loadConfig, type Config } from '../config.js';
 import { createContext, credentialsCipher, type AppContext } from '../context.js';
-import { connect } from '../db/connection.js';
+import { connect, DatabaseUnavailableError, type ConnectOptions, type Database } from '../db/connection.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { createLogger } from '../logging.js';
 
@@ -31,13 +31,34 @@ export function loadConfigOrExit(env: NodeJS.ProcessEnv = process.env): Config {
   }
 }
 
+/** connect(), with a database that cannot be reached or opened reported as one line naming DATABASE_URL. */
+async function connectOrExit(config: Config, options: ConnectOptions = {}): Promise<Database> {
+  try {
+    return await connect(config.databaseUrl, {
+      sqliteSynchronous: config.sqliteSynchronous,
+      poolSize: config.databasePoolSize,
+      createDirectory: config.databaseUrl === DEFAULT_DATABASE_URL,
+      ...options,
+    });
+  } catch (error) {
+    if (!(error instanceof DatabaseUnavailableError)) throw error;
+    const verb = error.engine === 'postgres' ? 'reach' : 'open';
+    throw new CliError(`database error: cannot ${verb} the database named by DATABASE_URL (${error.shownUrl}): ${error.reason}`);
+  }
+}
+
+export interface RuntimeOptions {
+  logLevel?: string;
+  longRunning?: boolean;
+  /** The environment the config is read from (default: process.env). */
+  env?: NodeJS.ProcessEnv;
+}
+
 /** Config, database (migrated), credentials key and services: what every command starts from. */
-export async function openRuntime(options: { logLevel?: string; longRunning?: boolean } = {}): Promise<Runtime> {
-  const config = loadConfigOrExit();
+export async function openRuntime(options: RuntimeOptions = {}): Promise<Runtime> {
+  const config = loadConfigOrExit(options.env);
   const logger = createLogger(options.logLevel ?? config.logLevel);
-  const database = await connect(config.databaseUrl, {
-    sqliteSynchronous: config.sqliteSynchronous,
-    poolSize: config.databasePoolSize,
+  const database = await connectOrExit(config, {
     // A command that ends soon leaves checkpoints to SQLite (and to its close); a server does them aside.
     ...(options.longRunning ? { backgroundCheckpoint: { onError: (message: string) => logger.warn({ message }, 'WAL checkpoint failed') } } : {}),
   });

@@ -12,6 +12,9 @@ import { isPrecompiled, type DirectRunner } from './prepared.js';
 import { withStatementCache } from './sqlite-statements.js';
 import { WalSync } from './wal-sync.js';
 import type { DB } from './schema.js';
+import { DatabaseUnavailableError, ensureSqliteDirectory, postgresConnectReason, redactDatabaseUrl, sqliteOpenReason } from './unavailable.js';
+
+export { DatabaseUnavailableError } from './unavailable.js';
 
 export type Executor = Kysely<DB> | Transaction<DB>;
 
@@ -60,11 +63,19 @@ export interface ConnectOptions {
   groupCommit?: boolean;
   /** SQLite, long-running processes: checkpoint the WAL from a worker thread (see checkpointer.ts). */
   backgroundCheckpoint?: { onError(message: string): void };
+  /** SQLite: create the file's directory when it is missing (default: refuse, see ensureSqliteDirectory). */
+  createDirectory?: boolean;
+  /** PostgreSQL: how long the first connection may take before the server counts as unreachable. */
+  connectTimeoutMs?: number;
 }
 
+/**
+ * Opens the database, or throws DatabaseUnavailableError when it cannot be reached or opened: the
+ * PostgreSQL server is asked once before anything else is done with it.
+ */
 export async function connect(databaseUrl: string, options: ConnectOptions = {}): Promise<Database> {
   if (databaseUrl.startsWith('sqlite:')) {
-    return connectSqlite(databaseUrl.slice('sqlite:'.length), options);
+    return connectSqlite(databaseUrl, options);
   }
   return connectPostgres(databaseUrl, options);
 }
@@ -78,12 +89,22 @@ function openSqlite(file: string, synchronous: SqliteSynchronous, readonly: bool
   return handle;
 }
 
-function connectSqlite(file: string, options: ConnectOptions): Database {
+function openSqliteHandles(url: string, file: string, synchronous: SqliteSynchronous): [SQLite.Database, SQLite.Database] {
+  let writer: SQLite.Database | undefined;
+  try {
+    writer = openSqlite(file, synchronous, false);
+    return [writer, openSqlite(file, synchronous, true)];
+  } catch (error) {
+    writer?.close();
+    throw new DatabaseUnavailableError('sqlite', url, sqliteOpenReason(path.resolve(file), error));
+  }
+}
+
+function connectSqlite(url: string, options: ConnectOptions): Database {
+  const file = url.slice('sqlite:'.length);
   const synchronous = options.sqliteSynchronous ?? 'FULL';
-  const dir = path.dirname(path.resolve(file));
-  fs.mkdirSync(dir, { recursive: true });
-  const writerHandle = openSqlite(file, synchronous, false);
-  const readerHandle = openSqlite(file, synchronous, true);
+  ensureSqliteDirectory(url, path.resolve(file), options.createDirectory ?? false);
+  const [writerHandle, readerHandle] = openSqliteHandles(url, file, synchronous);
   let checkpointer: BackgroundCheckpointer | null = null;
   if (options.backgroundCheckpoint) {
     writerHandle.pragma(`wal_autocheckpoint = ${WRITER_AUTOCHECKPOINT_PAGES}`);
@@ -150,18 +171,30 @@ function statementName(text: string): string {
   return name;
 }
 
+/**
+ * One connection before the pool is made: the pool connects lazily, so an unreachable server would
+ * otherwise surface as the first query's failure (a migration's, say). Creates `schema` if given.
+ */
+async function probePostgres(url: string, schema: string | undefined, timeoutMs: number): Promise<void> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: timeoutMs });
+  const started = Date.now();
+  try {
+    await client.connect();
+  } catch (error) {
+    const reason = Date.now() - started >= timeoutMs ? `no answer within ${timeoutMs / 1000} s` : postgresConnectReason(error);
+    throw new DatabaseUnavailableError('postgres', redactDatabaseUrl(url), reason);
+  }
+  try {
+    if (schema) await client.query(`create schema if not exists ${schema}`);
+  } finally {
+    await client.end();
+  }
+}
+
 async function connectPostgres(url: string, options: ConnectOptions): Promise<Database> {
   const schema = options.pgSchema;
   if (schema !== undefined && !/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`invalid schema name ${schema}`);
-  if (schema) {
-    const setup = new pg.Client({ connectionString: url });
-    await setup.connect();
-    try {
-      await setup.query(`create schema if not exists ${schema}`);
-    } finally {
-      await setup.end();
-    }
-  }
+  await probePostgres(url, schema, options.connectTimeoutMs ?? 10_000);
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolSize ?? 10,

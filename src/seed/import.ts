@@ -11,7 +11,9 @@ import type { CredentialCipher } from '../result-checker/credential-crypto.js';
 import { insertCredentials } from '../result-checker/repository.js';
 import { ensureWallet } from '../wallet/service.js';
 import { entryName, SeedError } from './errors.js';
+import { findJsonSyntaxProblem } from './json-syntax.js';
 import { importOrderHistory, prepareOrderHistory } from './order-history.js';
+import { describeSeedErrors } from './schema-errors.js';
 import { SeedFile, type SeedRolePrices } from './schema.js';
 
 export { SeedError } from './errors.js';
@@ -34,29 +36,22 @@ export interface ImportSummary {
 
 type Section = keyof SeedFile;
 
-function describeSchemaError(seed: unknown, instancePath: string, message: string): string {
-  const parts = instancePath.split('/').filter(Boolean);
-  if (parts.length === 0) return `seed file: ${message}`;
-  const [section, index, ...rest] = parts;
-  if (section === undefined || index === undefined || !/^\d+$/.test(index)) return `${parts.join('.')}: ${message}`;
-  const field = rest.length ? ` field ${rest.map((p) => (/^\d+$/.test(p) ? `[${p}]` : p)).join('.')}` : '';
-  return `${entryName(seed, section, Number(index))}${field}: ${message}`;
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    const found = findJsonSyntaxProblem(text);
+    // The scanner and JSON.parse agree on what is valid; V8's own words are the fallback all the same.
+    if (!found) throw new SeedError(`seed file is not valid JSON: ${(error as Error).message.replace(/\s+/g, ' ')}`);
+    throw new SeedError(`seed file is not valid JSON at line ${found.line}, column ${found.column}: ${found.problem}`);
+  }
 }
 
 /** Parses and validates the whole file before anything is written. */
 export function parseSeed(text: string): SeedFile {
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (error) {
-    throw new SeedError(`seed file is not valid JSON: ${(error as Error).message}`);
-  }
-  if (!Value.Check(SeedFile, data)) {
-    const errors = [...Value.Errors(SeedFile, data)];
-    // The most specific error (deepest path) names the bad entry and field best.
-    const first = errors.sort((a, b) => b.instancePath.length - a.instancePath.length)[0];
-    throw new SeedError(first ? describeSchemaError(data, first.instancePath, first.message) : 'seed file is malformed');
-  }
+  // Editors on Windows save UTF-8 with a byte-order mark, which JSON.parse refuses.
+  const data = parseJson(text.replace(/^\uFEFF/, ''));
+  if (!Value.Check(SeedFile, data)) throw new SeedError(describeSeedErrors(data, SeedFile, Value.Errors(SeedFile, data)));
   return data;
 }
 

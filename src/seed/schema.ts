@@ -1,8 +1,11 @@
 import { Type, type Static } from 'typebox';
 
-/** The seed file of decisions.md §2. Money in GHS; ids are kept as the records' ids. */
+/**
+ * The seed file of decisions.md §2. Money in GHS; ids are kept as the records' ids.
+ * A pattern's `description` is what an import error says the value must be (schema-errors.ts).
+ */
 
-const Id = Type.String({ minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9_.:-]+$' });
+const Id = Type.String({ minLength: 1, maxLength: 128, pattern: '^[A-Za-z0-9_.:-]+$', description: 'letters, digits and _ . : - only' });
 const Text = Type.String({ maxLength: 500 });
 const Name = Type.String({ minLength: 1, maxLength: 200 });
 const Ghs = Type.Number({ minimum: 0, maximum: 10_000_000 });
@@ -38,7 +41,7 @@ const SeedDataPackage = Type.Object(
     productId: Id,
     label: Name,
     dataAmount: Name,
-    validity: Type.String({ pattern: '^[0-9]{1,4}$' }),
+    validity: Type.String({ pattern: '^[0-9]{1,4}$', description: 'a number of days written as a string of 1 to 4 digits' }),
     status: Type.Union([Type.Literal('Active'), Type.Literal('Inactive')]),
     price: Ghs,
     rolePrices: Type.Optional(RolePrices),
@@ -83,7 +86,7 @@ const SeedProfile = Type.Object(
     lastName: Name,
     gender: Type.Optional(Text),
     phoneNumber: Type.String({ minLength: 1, maxLength: 32 }),
-    email: Type.String({ minLength: 3, maxLength: 254, pattern: '^[^@\\s]+@[^@\\s]+$' }),
+    email: Type.String({ minLength: 3, maxLength: 254, pattern: '^[^@\\s]+@[^@\\s]+$', description: 'an email address' }),
     role: Type.Union([Type.Literal('Agent'), Type.Literal('SuperAgent'), Type.Literal('Customer'), Type.Literal('Staff')]),
     status: Type.String({ minLength: 1, maxLength: 40 }),
     countryCode: Type.Optional(Type.String({ maxLength: 8 })),

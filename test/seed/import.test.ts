@@ -72,12 +72,14 @@ describe('seed import (decisions.md §2)', () => {
 
   const broken: [string, (seed: ReturnType<typeof fixture>) => void, RegExp][] = [
     ['a price with three decimals', (s) => (s.dataPackages[2].price = 1.234), /^dataPackages\[2\] \(id "pkg_a_inactive"\) field price: 1\.234/],
-    ['a wrong type', (s) => (s.profiles[3].role = 'Boss'), /^profiles\[3\] \(id "usr_staff"\) field role/],
+    ['a wrong type', (s) => (s.profiles[3].role = 'Boss'), /^profiles\[3\] \(id "usr_staff"\) field role: must be one of Agent, SuperAgent, Customer, Staff \(got "Boss"\)$/],
     ['an unknown product', (s) => (s.dataPackages[4].productId = 'prd_missing'), /^dataPackages\[4\] \(id "pkg_b_1gb"\): productId "prd_missing" does not exist/],
     ['a package under another operator\'s product', (s) => (s.dataPackages[4].operatorId = 'op_a'), /^dataPackages\[4\] \(id "pkg_b_1gb"\): product "prd_b" belongs to operator "op_b"/],
     ['a malformed key', (s) => s.profiles[4].apiKeys.push({ key: 'sk_live_123' }), /^profiles\[4\] \(id "usr_suspended"\): an API key is malformed/],
     ['a duplicate id', (s) => s.operators.push({ ...s.operators[0] }), /^operators\[3\] \(id "op_a"\): duplicate id/],
-    ['an unknown field', (s) => (s.products[1].colour = 'red'), /^products\[1\] \(id "prd_a_off"\)/],
+    ['an unknown field', (s) => (s.products[1].colour = 'red'), /^products\[1\] \(id "prd_a_off"\): unknown field colour \(allowed: id, operatorId, name, status\)$/],
+    ['a misspelt field', (s) => ((s.dataPackages[1].pirce = s.dataPackages[1].price), delete s.dataPackages[1].price), /^dataPackages\[1\] \(id "pkg_a_2gb"\): unknown field pirce \(did you mean price\?\)$/],
+    ['a misspelt section', (s) => ((s.dataPakages = s.dataPackages), delete s.dataPackages), /^unknown section dataPakages \(did you mean dataPackages\?\)$/],
   ];
   for (const [name, breakIt, message] of broken) {
     test(`a seed with ${name} is rejected whole, naming the entry, writing nothing`, async () => {

@@ -8,12 +8,22 @@ import { serve } from './serve.js';
 const DEMO_SEED = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../examples/demo-seed.json');
 const DEMO_KEY = 'service_test_demoAmaMensahTest0001';
 
+/** The demo's keys are published in the repository: unless HOST says otherwise, only this machine may call it. */
+export const DEMO_DEFAULT_HOST = '127.0.0.1';
+
+/** The environment the demo runs with: HOST defaults to DEMO_DEFAULT_HOST (serve's default stays 0.0.0.0). */
+export function demoEnvironment(env: NodeJS.ProcessEnv): { env: NodeJS.ProcessEnv; localOnly: boolean } {
+  if (env.HOST?.trim()) return { env, localOnly: false };
+  return { env: { ...env, HOST: DEMO_DEFAULT_HOST }, localOnly: true };
+}
+
 export function register(program: Command): void {
   program
     .command('demo')
-    .description('import examples/demo-seed.json into the configured database and serve it')
+    .description('import examples/demo-seed.json into the configured database and serve it (on 127.0.0.1 unless HOST is set)')
     .action(async () => {
-      const rt = await openRuntime({ longRunning: true });
+      const { env, localOnly } = demoEnvironment(process.env);
+      const rt = await openRuntime({ longRunning: true, env });
       console.log(formatSummary(await importSeedFile(rt, DEMO_SEED)));
       const { url } = await serve(rt);
       console.log(
@@ -25,6 +35,7 @@ export function register(program: Command): void {
           `  curl -s -H 'X-API-KEY: ${DEMO_KEY}' ${url}/api/v1/profile`,
           `  curl -s -H 'X-API-KEY: ${DEMO_KEY}' ${url}/api/v1/data-packages?operatorId=op_mtn`,
           'more keys are in examples/demo-seed.json; OpenAPI at /openapi.json; Ctrl-C stops.',
+          ...(localOnly ? [`listening on ${DEMO_DEFAULT_HOST} only, as the demo keys are public; to expose it: HOST=0.0.0.0 npm run demo`] : []),
           '',
         ].join('\n'),
       );

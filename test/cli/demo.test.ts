@@ -1,0 +1,78 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+import { demoEnvironment } from '../../src/cli/commands/demo.js';
+import { spawnCli } from '../helpers/cli.js';
+
+/** An address of this machine other than loopback, if it has one. */
+function externalIPv4(): string | undefined {
+  return Object.values(os.networkInterfaces())
+    .flat()
+    .find((a) => a !== undefined && a.family === 'IPv4' && !a.internal)?.address;
+}
+
+/** Whether a TCP connection to host:port is accepted (a refusal or an error is false). */
+function accepts(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host, port });
+    socket.setTimeout(10_000);
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+    socket.once('timeout', () => {
+      socket.destroy();
+      resolve(false);
+    });
+  });
+}
+
+describe('npm run demo listens on 127.0.0.1 unless HOST is set (its keys are public)', () => {
+  test('how the demo resolves its host', () => {
+    assert.deepEqual(demoEnvironment({ PORT: '1' }), { env: { PORT: '1', HOST: '127.0.0.1' }, localOnly: true });
+    assert.deepEqual(demoEnvironment({ HOST: '  ' }), { env: { HOST: '127.0.0.1' }, localOnly: true });
+    assert.deepEqual(demoEnvironment({ HOST: '0.0.0.0' }), { env: { HOST: '0.0.0.0' }, localOnly: false });
+  });
+
+  test('the running demo: loopback only, and its banner says how to expose it', { timeout: 180_000 }, async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'partner-api-demo-'));
+    const child = spawnCli(['demo'], {
+      DATABASE_URL: `sqlite:${path.join(dir, 'demo.db')}`,
+      CREDENTIALS_KEY: Buffer.alloc(32, 5).toString('base64'),
+      HOST: '',
+      PORT: '0',
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    try {
+      const banner = await new Promise<string>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no banner within 120 s\n${stdout}\n${stderr}`)), 120_000);
+        child.stdout.on('data', (d: Buffer) => {
+          stdout += d.toString();
+          // The banner is one write: once its middle line is in, all of it is.
+          if (stdout.includes('Ctrl-C stops.')) {
+            clearTimeout(timer);
+            resolve(stdout);
+          }
+        });
+        void exited.then((code) => reject(new Error(`demo exited (${code}) before its banner\n${stdout}\n${stderr}`)));
+      });
+      const port = Number(/partner-api demo is running at http:\/\/127\.0\.0\.1:(\d+)$/m.exec(banner)?.[1]);
+      assert.ok(port > 0, banner);
+      assert.match(banner, /^listening on 127\.0\.0\.1 only, as the demo keys are public; to expose it: HOST=0\.0\.0\.0 npm run demo$/m);
+      assert.equal(await accepts('127.0.0.1', port), true);
+      const external = externalIPv4();
+      if (external) assert.equal(await accepts(external, port), false, `reachable on ${external}`);
+    } finally {
+      child.kill('SIGTERM');
+      await exited;
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
