@@ -1,7 +1,9 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { PROCESS_BUDGET_MS } from './wait.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -11,28 +13,114 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs the CLI as a user would (`npm run cli -- …` minus npm), with a bounded wait. */
-export function runCli(args: string[], env: Record<string, string>, timeoutMs = 30_000): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli/index.ts'), ...args], {
-      cwd: ROOT,
-      env: { ...process.env, LOG_LEVEL: 'warn', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
+/** The node arguments that start the CLI: src/cli/index.ts through tsx, as `npm run cli` does. */
+export function cliCommand(): string[] {
+  return ['--import', 'tsx', path.join(ROOT, 'src/cli/index.ts')];
+}
+
+/** A CLI child process with its stdout and stderr collected. */
+export interface CliProcess {
+  child: ChildProcessByStdio<null, Readable, Readable>;
+  stdout(): string;
+  stderr(): string;
+  /** stdout and stderr as they arrived. */
+  output(): string;
+  /** Resolves once `text` appears in the output; fails if the process ends first, or after `budgetMs`. */
+  waitForOutput(text: string, budgetMs?: number): Promise<void>;
+  /** Resolves with the exit code once the process has ended (null if a signal ended it); fails after `budgetMs`. */
+  exited(budgetMs?: number): Promise<number | null>;
+  /** SIGKILL, if it is still running. */
+  kill(): void;
+}
+
+/** Starts `cli <args>` as a user would (`npm run cli -- …` minus npm) in the repository root. */
+export function spawnCli(args: string[], env: Record<string, string>): CliProcess {
+  const child = spawn(process.execPath, [...cliCommand(), ...args], {
+    cwd: ROOT,
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const name = `cli ${args.join(' ')}`;
+  let stdout = '';
+  let stderr = '';
+  let output = '';
+  child.stdout.on('data', (d: Buffer) => {
+    stdout += d.toString();
+    output += d.toString();
+  });
+  child.stderr.on('data', (d: Buffer) => {
+    stderr += d.toString();
+    output += d.toString();
+  });
+  // 'close' comes after the process exited and its output was read to the end; a process that
+  // could not be started at all only reports 'error'.
+  let spawnError: Error | undefined;
+  let ended: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  const closed = new Promise<void>((resolve) => {
+    child.on('close', (code, signal) => {
+      ended = { code, signal };
+      resolve();
     });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`cli ${args.join(' ')} timed out\n${stdout}\n${stderr}`));
-    }, timeoutMs);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
+    child.on('error', (error) => {
+      spawnError = error;
+      if (child.pid === undefined) resolve();
     });
   });
+  const describeEnd = () => (spawnError ? `failed to start: ${spawnError.message}` : `exited with ${ended?.signal ?? `code ${ended?.code}`}`);
+
+  return {
+    child,
+    stdout: () => stdout,
+    stderr: () => stderr,
+    output: () => output,
+    waitForOutput(text, budgetMs = PROCESS_BUDGET_MS) {
+      return new Promise<void>((resolve, reject) => {
+        const done = (error?: Error) => {
+          clearTimeout(timer);
+          child.stdout.off('data', check);
+          child.stderr.off('data', check);
+          if (error) reject(error);
+          else resolve();
+        };
+        function check() {
+          if (output.includes(text)) done();
+        }
+        const timer = setTimeout(() => done(new Error(`timed out after ${budgetMs} ms waiting for ${name} to print "${text}"; its output:\n${output}`)), budgetMs);
+        child.stdout.on('data', check);
+        child.stderr.on('data', check);
+        void closed.then(() => {
+          if (output.includes(text)) done();
+          else done(new Error(`${name} ${describeEnd()} before printing "${text}"; its output:\n${output}`));
+        });
+        check();
+      });
+    },
+    exited(budgetMs = PROCESS_BUDGET_MS) {
+      let timer: NodeJS.Timeout | undefined;
+      const budget = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`${name} did not exit within ${budgetMs} ms; its output:\n${output}`)), budgetMs);
+      });
+      const code = closed.then(() => {
+        if (spawnError && child.pid === undefined) throw new Error(`${name} ${describeEnd()}`);
+        return ended?.code ?? null;
+      });
+      return Promise.race([code, budget]).finally(() => clearTimeout(timer));
+    },
+    kill() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    },
+  };
+}
+
+/** Runs `cli <args>` to completion; fails (and kills it) if it has not finished within `budgetMs`. */
+export async function runCli(args: string[], env: Record<string, string>, budgetMs = PROCESS_BUDGET_MS): Promise<CliResult> {
+  const cli = spawnCli(args, env);
+  try {
+    const code = await cli.exited(budgetMs);
+    return { code, stdout: cli.stdout(), stderr: cli.stderr() };
+  } finally {
+    cli.kill();
+  }
 }
 
 /**
