@@ -5,6 +5,7 @@
 // Usage: node scripts/run-tests.mjs [test files or name filters...]
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -28,6 +29,47 @@ if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
 }
+
+/**
+ * Why dist/ may not be what src/ compiles to now, or null when every src/ module has a compiled
+ * counterpart written after it (and after tsconfig.json).
+ */
+function distStaleness() {
+  const entry = 'dist/cli/index.js';
+  if (!fs.existsSync(entry)) return `${entry} does not exist`;
+  const mtime = (file) => fs.statSync(file).mtimeMs;
+  if (mtime('tsconfig.json') > mtime(entry)) return 'tsconfig.json changed after the build';
+  for (const source of findFiles('src', '.ts')) {
+    if (source.endsWith('.d.ts')) continue;
+    const compiled = path.join('dist', path.relative('src', source)).replace(/\.ts$/, '.js');
+    if (!fs.existsSync(compiled)) return `${compiled} does not exist`;
+    if (mtime(compiled) < mtime(source)) return `${source} changed after the build`;
+  }
+  return null;
+}
+
+/**
+ * Tests that start the CLI as a process start the compiled dist/cli/index.js (TEST_CLI=dist,
+ * test/helpers/cli.ts) when it is built from the current src/: tsx would compile src/ on every
+ * start, several CPU-seconds each. `npm test` has just built it; otherwise it is built here first.
+ * If the build fails, they run src/ through tsx.
+ */
+function chooseCli() {
+  const stale = distStaleness();
+  if (stale !== null) {
+    console.log(`dist/ is not built from the current src/ (${stale}): building it for the tests that start the CLI`);
+    const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+    const build = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.json'], { stdio: 'inherit' });
+    if (build.status !== 0) {
+      console.log('the build failed: the tests start the CLI from src/ through tsx');
+      return 'tsx';
+    }
+  }
+  console.log('the tests start the CLI compiled: dist/cli/index.js (built from the current src/)');
+  return 'dist';
+}
+
+const testCli = chooseCli();
 
 const runs = [{ name: 'sqlite', env: { TEST_DB: 'sqlite' } }];
 if (process.env.TEST_DATABASE_URL) runs.push({ name: 'postgres', env: { TEST_DB: 'postgres' } });
@@ -91,7 +133,7 @@ for (const run of runs) {
       `--test-reporter-destination=${eventsFile}`,
       ...files,
     ],
-    { stdio: 'inherit', env: { ...process.env, ...run.env } },
+    { stdio: 'inherit', env: { ...process.env, ...run.env, TEST_CLI: testCli } },
   );
   const { problems, counts } = readEvents(eventsFile);
   const ok = result.status === 0 && problems.failed.length + problems.cancelled.length + problems.crashed.length === 0;
