@@ -1,20 +1,28 @@
 #!/usr/bin/env node
-// Runs the whole suite on SQLite, then again on PostgreSQL when TEST_DATABASE_URL is set.
+// Runs the whole suite on SQLite, then again on PostgreSQL when TEST_DATABASE_URL is set, and ends
+// with a summary per engine that names every test that failed or was cancelled and every test file
+// whose process ended early.
 // Usage: node scripts/run-tests.mjs [test files or name filters...]
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
-function findTests(dir) {
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+process.chdir(ROOT);
+
+function findFiles(dir, suffix) {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return findTests(full);
-    return entry.name.endsWith('.test.ts') ? [full] : [];
+    if (entry.isDirectory()) return findFiles(full, suffix);
+    return entry.name.endsWith(suffix) ? [full] : [];
   });
 }
 
 const filters = process.argv.slice(2);
-const files = findTests('test')
+const files = findFiles('test', '.test.ts')
   .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)))
   .sort();
 if (files.length === 0) {
@@ -22,21 +30,132 @@ if (files.length === 0) {
   process.exit(1);
 }
 
+/**
+ * Why dist/ may not be what src/ compiles to now, or null when every src/ module has a compiled
+ * counterpart written after it (and after tsconfig.json).
+ */
+function distStaleness() {
+  const entry = 'dist/cli/index.js';
+  if (!fs.existsSync(entry)) return `${entry} does not exist`;
+  const mtime = (file) => fs.statSync(file).mtimeMs;
+  if (mtime('tsconfig.json') > mtime(entry)) return 'tsconfig.json changed after the build';
+  for (const source of findFiles('src', '.ts')) {
+    if (source.endsWith('.d.ts')) continue;
+    const compiled = path.join('dist', path.relative('src', source)).replace(/\.ts$/, '.js');
+    if (!fs.existsSync(compiled)) return `${compiled} does not exist`;
+    if (mtime(compiled) < mtime(source)) return `${source} changed after the build`;
+  }
+  return null;
+}
+
+/**
+ * Tests that start the CLI as a process start the compiled dist/cli/index.js (TEST_CLI=dist,
+ * test/helpers/cli.ts) when it is built from the current src/: tsx would compile src/ on every
+ * start, several CPU-seconds each. `npm test` has just built it; otherwise it is built here first.
+ * If the build fails, they run src/ through tsx.
+ */
+function chooseCli() {
+  const stale = distStaleness();
+  if (stale !== null) {
+    console.log(`dist/ is not built from the current src/ (${stale}): building it for the tests that start the CLI`);
+    const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+    const build = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.json'], { stdio: 'inherit' });
+    if (build.status !== 0) {
+      console.log('the build failed: the tests start the CLI from src/ through tsx');
+      return 'tsx';
+    }
+  }
+  console.log('the tests start the CLI compiled: dist/cli/index.js (built from the current src/)');
+  return 'dist';
+}
+
+const testCli = chooseCli();
+
 const runs = [{ name: 'sqlite', env: { TEST_DB: 'sqlite' } }];
 if (process.env.TEST_DATABASE_URL) runs.push({ name: 'postgres', env: { TEST_DB: 'postgres' } });
 else console.log('TEST_DATABASE_URL is not set: PostgreSQL run skipped');
 
-let failed = false;
+const reporter = pathToFileURL(path.join(ROOT, 'scripts/test-summary-reporter.mjs')).href;
+const eventsDir = fs.mkdtempSync(path.join(os.tmpdir(), 'partner-api-test-run-'));
+
+function formatDuration(ms) {
+  const s = Math.round(ms / 1000);
+  return s >= 60 ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s` : `${s}s`;
+}
+
+/** What the summary reporter wrote: the tests that did not pass, and the counts. */
+function readEvents(file) {
+  const problems = { failed: [], cancelled: [], crashed: [] };
+  let counts = null;
+  const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+  for (const line of text.split('\n')) {
+    if (!line.trim()) continue;
+    let record;
+    try {
+      record = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    if (record.event === 'counts') {
+      counts = record;
+      continue;
+    }
+    const where = record.file ? path.relative(ROOT, record.file) : '(unknown file)';
+    const isFile = record.nesting === 0 && record.path.length === 1 && record.path[0] === record.file;
+    if (record.failureType === 'subtestsFailed') continue; // a suite or file: its tests are listed
+    if (isFile) {
+      const end = record.signal ? `was killed by ${record.signal}` : record.exitCode !== null ? `exited with code ${record.exitCode}` : 'failed';
+      problems.crashed.push(`${where}: its process ${end} before its tests finished (see its output above)`);
+    } else if (record.failureType === 'cancelledByParent') {
+      problems.cancelled.push(`${where} › ${record.path.join(' › ')}`);
+    } else {
+      problems.failed.push(`${where} › ${record.path.join(' › ')}: ${record.reason}`);
+    }
+  }
+  return { problems, counts };
+}
+
+const results = [];
 for (const run of runs) {
   console.log(`\n=== test suite on ${run.name} (${files.length} files) ===`);
+  const eventsFile = path.join(eventsDir, `${run.name}.jsonl`);
+  const started = Date.now();
   const result = spawnSync(
     process.execPath,
-    ['--import', 'tsx', '--test', '--test-concurrency=3', '--test-reporter=spec', ...files],
-    { stdio: 'inherit', env: { ...process.env, ...run.env } },
+    [
+      '--import',
+      'tsx',
+      '--test',
+      '--test-concurrency=3',
+      '--test-reporter=spec',
+      '--test-reporter-destination=stdout',
+      `--test-reporter=${reporter}`,
+      `--test-reporter-destination=${eventsFile}`,
+      ...files,
+    ],
+    { stdio: 'inherit', env: { ...process.env, ...run.env, TEST_CLI: testCli } },
   );
-  if (result.status !== 0) {
-    failed = true;
-    console.error(`=== ${run.name}: FAILED ===`);
+  const { problems, counts } = readEvents(eventsFile);
+  const ok = result.status === 0 && problems.failed.length + problems.cancelled.length + problems.crashed.length === 0;
+  results.push({ run, ok, status: result.status, signal: result.signal, problems, counts, ms: Date.now() - started });
+  console.log(`=== ${run.name}: ${ok ? 'passed' : 'FAILED'} (${formatDuration(Date.now() - started)}) ===`);
+}
+fs.rmSync(eventsDir, { recursive: true, force: true });
+
+console.log('\n=== summary ===');
+for (const { run, ok, status, signal, problems, counts, ms } of results) {
+  const c = counts ?? {};
+  const tally = counts
+    ? `${c.tests} tests: ${c.pass} passed, ${c.fail} failed, ${c.cancelled} cancelled, ${c.skipped} skipped`
+    : 'no counts reported';
+  const n = problems.crashed.length;
+  const crashed = n > 0 ? `; ${n} test file${n === 1 ? '' : 's'} ended early` : '';
+  console.log(`${run.name}: ${ok ? 'passed' : 'FAILED'} in ${formatDuration(ms)} (${tally}${crashed})`);
+  for (const line of problems.failed) console.log(`  failed:    ${line}`);
+  for (const line of problems.cancelled) console.log(`  cancelled: ${line}`);
+  for (const line of problems.crashed) console.log(`  ended early: ${line}`);
+  if (!ok && problems.failed.length + problems.cancelled.length + problems.crashed.length === 0) {
+    console.log(`  the test runner ${signal ? `was killed by ${signal}` : `exited with code ${status}`} without naming a failing test: see the output above`);
   }
 }
-process.exit(failed ? 1 : 0);
+process.exit(results.every((r) => r.ok) ? 0 : 1);

@@ -40,29 +40,16 @@ describe('npm run demo listens on 127.0.0.1 unless HOST is set (its keys are pub
 
   test('the running demo: loopback only, and its banner says how to expose it', { timeout: 180_000 }, async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'partner-api-demo-'));
-    const child = spawnCli(['demo'], {
+    const demo = spawnCli(['demo'], {
       DATABASE_URL: `sqlite:${path.join(dir, 'demo.db')}`,
       CREDENTIALS_KEY: Buffer.alloc(32, 5).toString('base64'),
       HOST: '',
       PORT: '0',
     });
-    let stdout = '';
-    let stderr = '';
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
     try {
-      const banner = await new Promise<string>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`no banner within 120 s\n${stdout}\n${stderr}`)), 120_000);
-        child.stdout.on('data', (d: Buffer) => {
-          stdout += d.toString();
-          // The banner is one write: once its middle line is in, all of it is.
-          if (stdout.includes('Ctrl-C stops.')) {
-            clearTimeout(timer);
-            resolve(stdout);
-          }
-        });
-        void exited.then((code) => reject(new Error(`demo exited (${code}) before its banner\n${stdout}\n${stderr}`)));
-      });
+      // The banner is one write: once its last line is in, all of it is.
+      await demo.waitForOutput('Ctrl-C stops.');
+      const banner = demo.stdout();
       const port = Number(/partner-api demo is running at http:\/\/127\.0\.0\.1:(\d+)$/m.exec(banner)?.[1]);
       assert.ok(port > 0, banner);
       assert.match(banner, /^listening on 127\.0\.0\.1 only, as the demo keys are public; to expose it: HOST=0\.0\.0\.0 npm run demo$/m);
@@ -70,8 +57,8 @@ describe('npm run demo listens on 127.0.0.1 unless HOST is set (its keys are pub
       const external = externalIPv4();
       if (external) assert.equal(await accepts(external, port), false, `reachable on ${external}`);
     } finally {
-      child.kill('SIGTERM');
-      await exited;
+      demo.child.kill('SIGTERM');
+      await demo.exited().catch(() => demo.kill());
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });

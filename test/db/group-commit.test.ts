@@ -14,6 +14,7 @@ import { WalSync } from '../../src/db/wal-sync.js';
 import { ensureWallet, post } from '../../src/wallet/service.js';
 import { TEST_DIALECT } from '../helpers/app.js';
 import { ROOT } from '../helpers/cli.js';
+import { PROCESS_BUDGET_MS } from '../helpers/wait.js';
 
 const sqliteOnly = { skip: TEST_DIALECT !== 'sqlite' ? 'group commit is the SQLite write path' : false };
 
@@ -113,7 +114,11 @@ describe('group commit (SQLite write path)', () => {
       `;
       const code = await new Promise<number | null>((resolve, reject) => {
         const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: ROOT, stdio: 'inherit' });
-        const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+        // Killed by this budget instead of by itself would look the same: say so instead.
+        const timer = setTimeout(() => {
+          child.kill('SIGKILL');
+          reject(new Error(`the child did not crash itself within ${PROCESS_BUDGET_MS} ms`));
+        }, PROCESS_BUDGET_MS);
         child.on('error', reject);
         child.on('exit', (exitCode, signal) => {
           clearTimeout(timer);

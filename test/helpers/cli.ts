@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { PROCESS_BUDGET_MS } from './wait.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -10,6 +11,19 @@ export interface CliResult {
   code: number | null;
   stdout: string;
   stderr: string;
+}
+
+/**
+ * The node arguments that start the CLI. scripts/run-tests.mjs sets TEST_CLI=dist once it has made
+ * sure dist/ is compiled from the current src/ (it builds it when it is missing or older): the
+ * compiled entry starts in a fraction of the CPU time tsx needs to compile src/ on every start,
+ * which is what a loaded machine runs short of. Anywhere else (a test file run on its own, a
+ * failed build) the CLI runs from src/ through tsx, as `npm run cli` does.
+ */
+export function cliCommand(): string[] {
+  if (process.env.TEST_CLI === 'dist') return [path.join(ROOT, 'dist/cli/index.js')];
+  // tsx by path, so that the CLI starts from any working directory.
+  return ['--import', import.meta.resolve('tsx'), path.join(ROOT, 'src/cli/index.ts')];
 }
 
 export interface CliSpawnOptions {
@@ -20,35 +34,116 @@ export interface CliSpawnOptions {
   gid?: number;
 }
 
-/** The CLI as a child process; `--import` names tsx by path so that any working directory works. */
-export function spawnCli(args: string[], env: Record<string, string>, options: CliSpawnOptions = {}): ChildProcessByStdio<null, Readable, Readable> {
-  return spawn(process.execPath, ['--import', import.meta.resolve('tsx'), path.join(ROOT, 'src/cli/index.ts'), ...args], {
+/** A CLI child process with its stdout and stderr collected. */
+export interface CliProcess {
+  child: ChildProcessByStdio<null, Readable, Readable>;
+  stdout(): string;
+  stderr(): string;
+  /** stdout and stderr as they arrived. */
+  output(): string;
+  /** Resolves once `text` appears in the output; fails if the process ends first, or after `budgetMs`. */
+  waitForOutput(text: string, budgetMs?: number): Promise<void>;
+  /** Resolves with the exit code once the process has ended (null if a signal ended it); fails after `budgetMs`. */
+  exited(budgetMs?: number): Promise<number | null>;
+  /** SIGKILL, if it is still running. */
+  kill(): void;
+}
+
+/** Starts `cli <args>` as a user would (`npm run cli -- …` minus npm), in the repository root unless told otherwise. */
+export function spawnCli(args: string[], env: Record<string, string>, options: CliSpawnOptions = {}): CliProcess {
+  const child = spawn(process.execPath, [...cliCommand(), ...args], {
     cwd: options.cwd ?? ROOT,
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     ...(options.uid === undefined ? {} : { uid: options.uid }),
     ...(options.gid === undefined ? {} : { gid: options.gid }),
   });
-}
-
-/** Runs the CLI as a user would (`npm run cli -- …` minus npm), with a bounded wait. */
-export function runCli(args: string[], env: Record<string, string>, timeoutMs = 30_000, options: CliSpawnOptions = {}): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawnCli(args, env, options);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`cli ${args.join(' ')} timed out\n${stdout}\n${stderr}`));
-    }, timeoutMs);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
+  const name = `cli ${args.join(' ')}`;
+  let stdout = '';
+  let stderr = '';
+  let output = '';
+  child.stdout.on('data', (d: Buffer) => {
+    stdout += d.toString();
+    output += d.toString();
+  });
+  child.stderr.on('data', (d: Buffer) => {
+    stderr += d.toString();
+    output += d.toString();
+  });
+  // 'close' comes after the process exited and its output was read to the end; a process that
+  // could not be started at all only reports 'error'.
+  let spawnError: Error | undefined;
+  let ended: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  const closed = new Promise<void>((resolve) => {
+    child.on('close', (code, signal) => {
+      ended = { code, signal };
+      resolve();
+    });
+    child.on('error', (error) => {
+      spawnError = error;
+      if (child.pid === undefined) resolve();
     });
   });
+  const describeEnd = () => (spawnError ? `failed to start: ${spawnError.message}` : `exited with ${ended?.signal ?? `code ${ended?.code}`}`);
+
+  return {
+    child,
+    stdout: () => stdout,
+    stderr: () => stderr,
+    output: () => output,
+    waitForOutput(text, budgetMs = PROCESS_BUDGET_MS) {
+      return new Promise<void>((resolve, reject) => {
+        const done = (error?: Error) => {
+          clearTimeout(timer);
+          child.stdout.off('data', check);
+          child.stderr.off('data', check);
+          if (error) reject(error);
+          else resolve();
+        };
+        function check() {
+          if (output.includes(text)) done();
+        }
+        const timer = setTimeout(() => done(new Error(`timed out after ${budgetMs} ms waiting for ${name} to print "${text}"; its output:\n${output}`)), budgetMs);
+        child.stdout.on('data', check);
+        child.stderr.on('data', check);
+        void closed.then(() => {
+          if (output.includes(text)) done();
+          else done(new Error(`${name} ${describeEnd()} before printing "${text}"; its output:\n${output}`));
+        });
+        check();
+      });
+    },
+    exited(budgetMs = PROCESS_BUDGET_MS) {
+      let timer: NodeJS.Timeout | undefined;
+      const budget = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`${name} did not exit within ${budgetMs} ms; its output:\n${output}`)), budgetMs);
+      });
+      const code = closed.then(() => {
+        if (spawnError && child.pid === undefined) throw new Error(`${name} ${describeEnd()}`);
+        return ended?.code ?? null;
+      });
+      return Promise.race([code, budget]).finally(() => clearTimeout(timer));
+    },
+    kill() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    },
+  };
+}
+
+/** Runs `cli <args>` to completion; fails (and kills it) if it has not finished within `budgetMs`. */
+export async function runCli(
+  args: string[],
+  env: Record<string, string>,
+  budgetMs = PROCESS_BUDGET_MS,
+  options: CliSpawnOptions = {},
+): Promise<CliResult> {
+  const cli = spawnCli(args, env, options);
+  try {
+    const code = await cli.exited(budgetMs);
+    return { code, stdout: cli.stdout(), stderr: cli.stderr() };
+  } finally {
+    cli.kill();
+  }
 }
 
 /**

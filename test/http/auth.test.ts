@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { KEYS } from '../helpers/keys.js';
+import { waitFor } from '../helpers/wait.js';
 
 const AUTHENTICATED_GETS = [
   '/api/v1/profile',
@@ -61,13 +62,12 @@ describe('authentication (spec §5)', () => {
 
   test('a successful call records when the key was last used', async () => {
     await t.call('GET', '/api/v1/profile', { key: KEYS.customerLive });
-    let usedAt: number | null = null;
-    for (let i = 0; i < 50 && usedAt === null; i++) {
+    // Recorded after the response, without being awaited.
+    const usedAt = await waitFor('last_used_at to be recorded', async () => {
       const row = await t.database.db.selectFrom('api_keys as k').innerJoin('profiles as p', 'p.id', 'k.profile_id')
         .select('k.last_used_at').where('p.id', '=', 'usr_customer').where('k.mode', '=', 'live').executeTakeFirstOrThrow();
-      usedAt = row.last_used_at;
-      if (usedAt === null) await new Promise((r) => setTimeout(r, 10));
-    }
-    assert.ok(usedAt !== null && usedAt > 0);
+      return row.last_used_at ?? undefined;
+    });
+    assert.ok(usedAt > 0);
   });
 });

@@ -209,7 +209,9 @@ describe('catalog changes', () => {
           validity: '30', status: 'Inactive', price: 20.5 },
       ],
     };
-    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'partner-api-catalog-')), 'change.json');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'partner-api-catalog-'));
+    t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+    const file = path.join(dir, 'change.json');
     fs.writeFileSync(file, JSON.stringify(change));
     const imported = await runCli(['import', file], cliDatabaseEnv(app.testDb));
     assert.equal(imported.code, 0, imported.stderr);

@@ -1,16 +1,14 @@
 import fs from 'node:fs';
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { FIXTURE_SEED, type TestApp } from '../helpers/app.js';
-import { cliDatabaseEnv, runCli as runCliProcess } from '../helpers/cli.js';
+import { cliDatabaseEnv, runCli as runCliProcess, spawnCli, type CliProcess } from '../helpers/cli.js';
+import { CONDITION_BUDGET_MS, PROCESS_BUDGET_MS, waitFor } from '../helpers/wait.js';
 import { createProviders } from '../../src/provider/index.js';
 import type { ProviderRegistry } from '../../src/provider/types.js';
 import { OutboxWorker } from '../../src/worker/worker.js';
 import type { WorkerOptions } from '../../src/worker/options.js';
 import { verifyLedger } from '../../src/wallet/ledger-verify.js';
 
-export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export { waitFor } from '../helpers/wait.js';
 
 /** Fixture products and packages (test/fixtures/seed.json). */
 export const A_1GB = { operatorId: 'op_a', productId: 'prd_a', packageId: 'pkg_a_1gb' } as const;
@@ -30,17 +28,6 @@ export function newWorker(t: TestApp, options: Partial<WorkerOptions> = {}, prov
   );
 }
 
-/** Polls `probe` until it returns a value other than undefined/false; fails after `timeoutMs`. */
-export async function waitFor<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 8000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 15));
-  }
-}
-
 export function buySingle(t: TestApp, key: string, msisdn: string, extra: Record<string, unknown> = {}, pkg: object = A_1GB) {
   return t.call('POST', '/api/v1/data-bundles/buy-single', { key, body: { ...pkg, beneficiaryMsisdn: msisdn, ...extra } });
 }
@@ -51,11 +38,11 @@ export async function orderState(t: TestApp, key: string, orderId: string): Prom
   return res.body.data.state as string;
 }
 
-export async function waitForState(t: TestApp, key: string, orderId: string, states: string[], timeoutMs = 8000) {
+export async function waitForState(t: TestApp, key: string, orderId: string, states: string[], budgetMs = CONDITION_BUDGET_MS) {
   return waitFor(`order ${orderId} to reach ${states.join('/')}`, async () => {
     const state = await orderState(t, key, orderId);
     return states.includes(state) ? state : undefined;
-  }, timeoutMs);
+  }, budgetMs);
 }
 
 export async function ledgerMismatches(t: TestApp): Promise<string[]> {
@@ -112,52 +99,26 @@ export interface CliRun {
 }
 
 /** Runs `cli <args>` to completion (bounded). */
-export function runCli(t: TestApp, args: string[], extra: Record<string, string> = {}, timeoutMs = 20_000): Promise<CliRun> {
-  return runCliProcess(args, cliEnv(t, extra), timeoutMs);
+export function runCli(t: TestApp, args: string[], extra: Record<string, string> = {}, budgetMs = PROCESS_BUDGET_MS): Promise<CliRun> {
+  return runCliProcess(args, cliEnv(t, extra), budgetMs);
 }
 
-export interface WorkerProcess {
-  child: ChildProcess;
-  output(): string;
-  /** Resolves with the exit code once the process ended (bounded). */
-  exited(timeoutMs?: number): Promise<number | null>;
-}
-
-function spawnWorker(t: TestApp, extra: Record<string, string>): WorkerProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/index.ts', 'worker'], {
-    cwd: ROOT,
-    env: cliEnv(t, extra),
-  });
-  let out = '';
-  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
-  const closed = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  return {
-    child,
-    output: () => out,
-    exited: (timeoutMs = 10_000) => {
-      let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`worker did not exit\n${out}`)), timeoutMs);
-      });
-      return Promise.race([closed, timeout]).finally(() => clearTimeout(timer));
-    },
-  };
-}
+/** A `cli worker` child process. */
+export type WorkerProcess = CliProcess;
 
 /**
- * Starts `cli worker` as a child process on the test's database and resolves once its loop runs.
- * `started` collects every process spawned, so the caller can kill them all at the end.
+ * Starts `cli worker` as a child process on the test's database and resolves once its loop runs
+ * (it logs "outbox worker started"). `started` collects every process spawned, so the caller can
+ * kill them all at the end, whether or not they started.
  */
 export async function startWorker(t: TestApp, extra: Record<string, string>, started: WorkerProcess[]): Promise<WorkerProcess> {
-  const worker = spawnWorker(t, extra);
+  const worker = spawnCli(['worker'], cliEnv(t, extra));
   started.push(worker);
-  await waitFor('the worker to start', async () => worker.output().includes('outbox worker started') || worker.child.exitCode !== null, 20_000);
-  if (worker.output().includes('outbox worker started')) return worker;
-  throw new Error(`worker did not start:\n${worker.output()}`);
+  await worker.waitForOutput('outbox worker started');
+  return worker;
 }
 
 /** Kills a child process if it is still running. */
 export function killQuietly(p: WorkerProcess | undefined): void {
-  if (p && p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGKILL');
+  p?.kill();
 }

@@ -6,7 +6,7 @@ import { createProviders } from '../../src/provider/index.js';
 import { SandboxProvider } from '../../src/provider/sandbox.js';
 import { ProviderError, type DataProvider, type ProviderRegistry } from '../../src/provider/types.js';
 import { claimDue } from '../../src/worker/outbox-repository.js';
-import { buySingle, ledgerMismatches, newWorker, sandboxCalls, waitFor } from '../orders/support.js';
+import { buySingle, FAST, ledgerMismatches, newWorker, sandboxCalls, waitFor } from '../orders/support.js';
 
 describe('worker: submission and settlement through the sandbox (decisions §3, §5)', () => {
   let t: TestApp;
@@ -138,15 +138,21 @@ describe('worker: submission and settlement through the sandbox (decisions §3, 
       },
       poll: (ref) => sandbox.poll(ref),
     };
-    const worker = newWorker(t, { providerTimeoutMs: 40 }, { forMode: () => flaky });
+    // The hung call costs the whole timeout, so keep it short, but far above what a real call takes
+    // on a loaded machine: a third call (a database write) cut off too would be a fourth attempt.
+    const worker = newWorker(t, { providerTimeoutMs: 2_000 }, { forMode: () => flaky });
     const orderId = (await buySingle(t, KEYS.superLive, '0244300031')).body.data.orderId;
     const item = await itemOf(orderId);
+    const failedFrom = Date.now();
     await worker.runOnce();
+    const failedBy = Date.now();
     const afterError = await t.database.db.selectFrom('outbox').selectAll().where('order_item_id', '=', item.id).executeTakeFirstOrThrow();
     assert.equal(afterError.tries, 1);
     assert.match(afterError.last_error ?? '', /503/);
     assert.equal(afterError.locked_by, null);
-    assert.ok(afterError.run_at > Date.now() - 1000);
+    // Rescheduled one backoff after the failure (FAST: at most backoffMaxMs), however long the step took.
+    const runAt = Number(afterError.run_at);
+    assert.ok(runAt >= failedFrom && runAt <= failedBy + (FAST.backoffMaxMs ?? 0), `run_at ${runAt} not within [${failedFrom}, ${failedBy} + backoff]`);
     assert.equal((await itemOf(orderId)).status, 'pending');
 
     const s = await settle(worker, KEYS.superLive, orderId);
