@@ -51,7 +51,7 @@ describe('worker: submission and settlement through the sandbox (decisions §3, 
 
     s = await settle(worker, KEYS.agentLive, orderId);
     assert.deepEqual(Object.keys(s).sort(), [
-      '_creationTime', 'amount', 'completedAt', 'createdAt', 'currency', 'errorMessage', 'orderId', 'shortReference', 'state', 'submittedAt',
+      '_creationTime', 'amount', 'bulkCompletedCount', 'bulkFailedCount', 'completedAt', 'createdAt', 'currency', 'errorMessage', 'isBulkOrder', 'orderId', 'shortReference', 'state', 'submittedAt',
     ]);
     assert.equal(s.state, 'Completed');
     assert.equal(s.errorMessage, null);
