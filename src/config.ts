@@ -2,7 +2,6 @@
  * Environment → typed, validated configuration (decisions.md §1).
  * A bad value throws ConfigError naming the variable; the CLI prints it as one line and exits.
  */
-import { DEFAULT_WORKER_OPTIONS as WORKER } from './worker/options.js';
 
 export type SqliteSynchronous = 'OFF' | 'NORMAL' | 'FULL' | 'EXTRA';
 
@@ -44,6 +43,16 @@ export interface WorkerTuning {
   idleMaxMs: number;
   providerTimeoutMs: number;
 }
+
+/** The outbox worker's defaults (see worker/options.ts for what each means). */
+export const DEFAULT_WORKER_TUNING: WorkerTuning = {
+  batchSize: 50,
+  batchesInFlight: 4,
+  leaseMs: 60_000,
+  idleMaxMs: 500,
+  providerTimeoutMs: 15_000,
+};
+const WORKER = DEFAULT_WORKER_TUNING;
 
 export class ConfigError extends Error {
   constructor(

@@ -1,13 +1,28 @@
 import path from 'node:path';
 import type { Config } from './config.js';
 import type { Database } from './db/connection.js';
-import { CatalogService } from './catalog/service.js';
-import { OrderService } from './orders/service.js';
-import { ProfileService } from './profiles/service.js';
-import { CredentialCipher, resolveCredentialsKey } from './result-checker/credential-crypto.js';
-import { ResultCheckerService } from './result-checker/service.js';
-import { TopUpService } from './top-ups/service.js';
-import { WalletService } from './wallet/service.js';
+import type { Clock } from './domain/types.js';
+import { CatalogRepository } from './modules/catalog/repository.js';
+import { CatalogService } from './modules/catalog/service.js';
+import { DeliveryService } from './modules/orders/deliveries.js';
+import { dataOrderChecks } from './modules/orders/ledger-checks.js';
+import { OutboxRepository } from './modules/orders/outbox-repository.js';
+import { PurchaseService } from './modules/orders/purchases.js';
+import { OrderRepository } from './modules/orders/repository.js';
+import { OrderService } from './modules/orders/service.js';
+import { ProfileRepository } from './modules/profiles/repository.js';
+import { ProfileService } from './modules/profiles/service.js';
+import { CredentialCipher, resolveCredentialsKey } from './modules/result-checker/credential-crypto.js';
+import { resultCheckerLedgerCheck } from './modules/result-checker/ledger-checks.js';
+import { ResultCheckerRepository } from './modules/result-checker/repository.js';
+import { ResultCheckerService } from './modules/result-checker/service.js';
+import { topUpLedgerCheck } from './modules/top-ups/ledger-checks.js';
+import { TopUpRepository } from './modules/top-ups/repository.js';
+import { TopUpService } from './modules/top-ups/service.js';
+import { LedgerVerifier, walletsMatchLedger } from './modules/wallet/ledger-verify.js';
+import { WalletRepository } from './modules/wallet/repository.js';
+import { WalletService } from './modules/wallet/service.js';
+import { SeedImporter } from './seed/import.js';
 
 export interface Logger {
   info(obj: object, msg?: string): void;
@@ -15,18 +30,41 @@ export interface Logger {
   error(obj: object, msg?: string): void;
 }
 
-/** The composition root: every service, built once per process over one database. */
+/** Every repository, built once per database: each owns its statements and caches. */
+export interface Repositories {
+  wallets: WalletRepository;
+  catalog: CatalogRepository;
+  profiles: ProfileRepository;
+  orders: OrderRepository;
+  outbox: OutboxRepository;
+  resultChecker: ResultCheckerRepository;
+  topUps: TopUpRepository;
+}
+
+/** The composition root: every repository and service, built once per process over one database. */
 export interface AppContext {
   config: Config;
   database: Database;
   cipher: CredentialCipher;
   log: Logger;
+  clock: Clock;
+  repositories: Repositories;
   wallets: WalletService;
   profiles: ProfileService;
   catalog: CatalogService;
+  purchases: PurchaseService;
   orders: OrderService;
+  deliveries: DeliveryService;
   resultChecker: ResultCheckerService;
   topUps: TopUpService;
+  ledger: LedgerVerifier;
+  seeds: SeedImporter;
+  /**
+   * Calls `listener` each time a purchase or a retry has committed deliveries to the outbox, so a
+   * worker in this process can start on them at once instead of after its idle sleep. Returns the
+   * function that unsubscribes.
+   */
+  onDeliveriesQueued(listener: () => void): () => void;
 }
 
 export function credentialsCipher(config: Config, database: Database, say: (message: string) => void): CredentialCipher {
@@ -34,19 +72,60 @@ export function credentialsCipher(config: Config, database: Database, say: (mess
   return new CredentialCipher(resolveCredentialsKey(config.credentialsKey, keyDir, say));
 }
 
-export function createContext(config: Config, database: Database, log: Logger, cipher: CredentialCipher): AppContext {
-  const wallets = new WalletService(database);
-  const catalog = new CatalogService(database);
+export interface ContextOptions {
+  /** The time source of every service (tests move it). */
+  clock?: Clock;
+}
+
+export function createContext(config: Config, database: Database, log: Logger, cipher: CredentialCipher, options: ContextOptions = {}): AppContext {
+  const clock = options.clock ?? Date.now;
+  const repositories: Repositories = {
+    wallets: new WalletRepository(database),
+    catalog: new CatalogRepository(database),
+    profiles: new ProfileRepository(database),
+    orders: new OrderRepository(database),
+    outbox: new OutboxRepository(database),
+    resultChecker: new ResultCheckerRepository(database),
+    topUps: new TopUpRepository(database),
+  };
+  const listeners = new Set<() => void>();
+  const deliveriesQueued = () => {
+    for (const listener of listeners) {
+      try {
+        listener();
+      } catch {
+        // The purchase has committed: a listener (a wake-up) failing must not turn it into an error.
+      }
+    }
+  };
+  const { wallets, catalog, profiles, orders, outbox, resultChecker, topUps } = repositories;
+  const walletService = new WalletService(wallets);
+  const catalogService = new CatalogService(catalog);
   return {
     config,
     database,
     cipher,
     log,
-    wallets,
-    profiles: new ProfileService(database, log),
-    catalog,
-    orders: new OrderService(database, config, catalog),
-    resultChecker: new ResultCheckerService(database, cipher),
-    topUps: new TopUpService(database),
+    clock,
+    repositories,
+    wallets: walletService,
+    profiles: new ProfileService(database, profiles, walletService, log, clock),
+    catalog: catalogService,
+    purchases: new PurchaseService(database, catalogService, orders, outbox, wallets, clock, deliveriesQueued),
+    orders: new OrderService(database, orders, wallets, clock, config.orderStuckAfterMs),
+    deliveries: new DeliveryService(database, orders, outbox, wallets, clock),
+    resultChecker: new ResultCheckerService(database, resultChecker, wallets, cipher, clock),
+    topUps: new TopUpService(database, topUps, wallets, walletService, clock),
+    ledger: new LedgerVerifier(database, wallets, [
+      walletsMatchLedger(wallets),
+      ...dataOrderChecks(orders, wallets),
+      resultCheckerLedgerCheck(resultChecker),
+      topUpLedgerCheck(topUps),
+    ]),
+    seeds: new SeedImporter(database, repositories, walletService, cipher, clock),
+    onDeliveriesQueued(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
   };
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { AppContext } from './context.js';
-import { buildApp } from './http/app.js';
+import { buildApp } from './app.js';
 
 /** Something that runs beside the HTTP server (the worker) and must stop cleanly. */
 export interface BackgroundTask {

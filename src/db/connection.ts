@@ -1,26 +1,26 @@
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, type Transaction } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { SqliteSynchronous } from '../config.js';
 import type { DialectName } from './dialect.js';
 import { BackgroundCheckpointer, WRITER_AUTOCHECKPOINT_PAGES } from './checkpointer.js';
 import { GroupCommitter } from './group-commit.js';
-import { isPrecompiled, type DirectRunner } from './prepared.js';
-import { withStatementCache } from './sqlite-statements.js';
-import { WalSync } from './wal-sync.js';
 import type { DB } from './schema.js';
+import { withStatementCache } from './sqlite-statements.js';
+import { Statements, type Bound } from './statements.js';
+import { inUnit, type DirectRunner, type Tx } from './unit-of-work.js';
+import { WalSync } from './wal-sync.js';
 import { DatabaseUnavailableError, ensureSqliteDirectory, postgresConnectReason, redactDatabaseUrl, sqliteOpenReason } from './unavailable.js';
 
 export { DatabaseUnavailableError } from './unavailable.js';
 
-export type Executor = Kysely<DB> | Transaction<DB>;
-
 export interface Database {
   readonly dialect: DialectName;
-  /** Writer (and default) handle. Inside a unit of work always use the handle it passes. */
+  /** The SQL of this database's repositories, compiled once (see statements.ts). */
+  readonly statements: Statements;
+  /** Writer (and default) handle, for migrations and tests. Services work through units of work. */
   readonly db: Kysely<DB>;
   /** Read-only handle: a separate connection on SQLite (WAL readers never wait for the writer). */
   readonly read: Kysely<DB>;
@@ -29,22 +29,26 @@ export interface Database {
   /** PostgreSQL schema the connection is confined to, when one was given. */
   readonly pgSchema: string | null;
   /**
-   * Runs `work` as one atomic unit and settles after it is committed. SQLite: group commit on the
-   * single writer (units arriving together share one transaction, each in its own savepoint).
-   * PostgreSQL: a READ COMMITTED transaction each; the queries themselves lock what they change.
-   * Inside `work` use only the handle it is given.
+   * Runs `work` as one atomic unit of work (see Tx) and settles after it is committed. SQLite:
+   * group commit on the single writer (units arriving together share one transaction, each in its
+   * own savepoint). PostgreSQL: a READ COMMITTED transaction each; the queries themselves lock what
+   * they change.
    */
-  transaction<T>(work: (trx: Kysely<DB>) => Promise<T>): Promise<T>;
+  unit<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
   /**
-   * `transaction` for a unit that runs exactly one statement, atomic by itself. PostgreSQL runs it
+   * `unit` for a unit that runs exactly one statement, atomic by itself. PostgreSQL runs it
    * without BEGIN and COMMIT (one round trip instead of three); SQLite joins the group commit.
    */
-  singleStatement<T>(work: (db: Kysely<DB>) => Promise<T>): Promise<T>;
+  singleStatement<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
+  /** Reads on one consistent snapshot (PostgreSQL: REPEATABLE READ, read only; SQLite: one read transaction). */
+  snapshot<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
   /**
-   * Runs compiled read-only SQL (see prepared.ts) on the read connection, skipping Kysely's
-   * per-query building: SQLite runs its cached statement, PostgreSQL a named prepared statement.
+   * Runs a compiled read (see statements.ts) on the read connection, skipping Kysely's per-query
+   * building: SQLite runs its cached statement, PostgreSQL a named prepared statement.
    */
-  readRows<R>(sql: string, parameters: readonly unknown[]): Promise<R[]>;
+  readRows<R>(statement: Bound<R>): Promise<R[]>;
+  /** Resolves when the database answers a trivial query. */
+  ping(): Promise<void>;
   /**
    * null when every commit is on disk; otherwise a promise of that. SQLite's group commit lets reads
    * see a commit while its fsync is still running (see WalSync): nothing read may leave the process
@@ -108,7 +112,8 @@ function connectSqlite(url: string, options: ConnectOptions): Database {
   let checkpointer: BackgroundCheckpointer | null = null;
   if (options.backgroundCheckpoint) {
     writerHandle.pragma(`wal_autocheckpoint = ${WRITER_AUTOCHECKPOINT_PAGES}`);
-    checkpointer = new BackgroundCheckpointer(path.resolve(file), options.backgroundCheckpoint.onError);
+    const checkpoint = options.backgroundCheckpoint;
+    checkpointer = new BackgroundCheckpointer(path.resolve(file), (message) => checkpoint.onError(message));
   }
   const writerStatements = withStatementCache(writerHandle);
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: writerStatements }) });
@@ -129,17 +134,24 @@ function connectSqlite(url: string, options: ConnectOptions): Database {
     direct: runOnWriter,
     ...(walSync ? { walSync } : {}),
   });
+  const statements = new Statements(db, 'sqlite');
+  // A unit's statements run directly on the writer: the same connection, in the same transaction.
+  const unit = <T>(work: (tx: Tx) => Promise<T>) => committer.run((conn) => inUnit(conn, statements, runOnWriter, work));
   return {
     dialect: 'sqlite',
+    statements,
     db,
     read,
     sqlitePath: path.resolve(file),
     pgSchema: null,
-    transaction: (work) => committer.run(work),
-    singleStatement: (work) => committer.run(work),
+    unit,
+    singleStatement: unit,
+    snapshot: (work) => read.transaction().execute((trx) => inUnit(trx, statements, null, work)),
     // better-sqlite3 runs the statement synchronously, so it cannot interleave with Kysely's use of the handle.
-    readRows: <R>(text: string, parameters: readonly unknown[]) =>
-      Promise.resolve(readerStatements.prepare(text).all(parameters) as R[]),
+    readRows: <R>(statement: Bound<R>) => Promise.resolve(readerStatements.prepare(statement.sql).all(statement.parameters) as R[]),
+    async ping() {
+      await sql`select 1`.execute(read);
+    },
     whenDurable: () => (walSync?.behind ? walSync.durable() : null),
     async close() {
       // Syncs still running finish first: the writer's close may checkpoint and delete the WAL.
@@ -155,21 +167,9 @@ const pgTypes = {
   getTypeParser(oid: number, format?: 'text' | 'binary') {
     // int8 (bigint): pesewas and unix ms fit comfortably in a double.
     if (oid === 20) return (value: string) => Number(value);
-    return pg.types.getTypeParser(oid, format);
+    return pg.types.getTypeParser(oid, format) as (value: string) => unknown;
   },
 };
-
-const statementNames = new Map<string, string>();
-
-/** A PostgreSQL prepared statement's name, the same for the same text in every connection. */
-function statementName(text: string): string {
-  let name = statementNames.get(text);
-  if (name === undefined) {
-    name = `q_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
-    statementNames.set(text, name);
-  }
-  return name;
-}
 
 /**
  * One connection before the pool is made: the pool connects lazily, so an unreachable server would
@@ -201,34 +201,45 @@ async function connectPostgres(url: string, options: ConnectOptions): Promise<Da
     types: pgTypes,
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
-  // Statements compiled once (prepared.ts) run as named prepared statements: each connection
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  const statements = new Statements(db, 'postgres');
+  // Statements compiled once (statements.ts) run as named prepared statements: each connection
   // parses and plans one once instead of on every execution (~25 of them per purchase with the
   // worker's). Everything else runs unnamed, as Kysely sends it.
   pool.on('connect', (client) => {
     const query = client.query.bind(client) as (...args: unknown[]) => unknown;
     // Every form of client.query passes through (pg's own pool.query calls it with a callback).
     const named = (config: unknown, ...rest: unknown[]) => {
-      if (typeof config !== 'string' || !isPrecompiled(config)) return query(config, ...rest);
+      if (typeof config !== 'string' || !statements.isPrecompiled(config)) return query(config, ...rest);
       const callback = rest.find((arg) => typeof arg === 'function');
       const values = typeof rest[0] === 'function' ? undefined : rest[0];
-      const statement = { name: statementName(config), text: config, values };
+      const statement = { name: statements.nameOf(config), text: config, values };
       return callback === undefined ? query(statement) : query(statement, callback);
     };
     client.query = named as typeof client.query;
   });
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   return {
     dialect: 'postgres',
+    statements,
     db,
     read: db,
     sqlitePath: null,
     pgSchema: schema ?? null,
-    transaction: (work) => db.transaction().execute(work),
-    singleStatement: (work) => work(db),
+    unit: (work) => db.transaction().execute((trx) => inUnit(trx, statements, null, work)),
+    singleStatement: (work) => inUnit(db, statements, null, work),
+    snapshot: (work) =>
+      db
+        .transaction()
+        .setIsolationLevel('repeatable read')
+        .setAccessMode('read only')
+        .execute((trx) => inUnit(trx, statements, null, work)),
     whenDurable: () => null,
-    async readRows<R>(text: string, parameters: readonly unknown[]) {
-      const result = await pool.query({ name: statementName(text), text, values: [...parameters] });
+    async readRows<R>(statement: Bound<R>) {
+      const result = await pool.query({ name: statements.nameOf(statement.sql), text: statement.sql, values: [...statement.parameters] });
       return result.rows as R[];
+    },
+    async ping() {
+      await sql`select 1`.execute(db);
     },
     async close() {
       await db.destroy();

@@ -1,6 +1,6 @@
 import { CompiledQuery, type Kysely } from 'kysely';
-import { runDirectlyOn, type DirectRunner } from './prepared.js';
 import type { DB } from './schema.js';
+import type { DirectRunner } from './unit-of-work.js';
 import { WalSync } from './wal-sync.js';
 
 type Work<T> = (trx: Kysely<DB>) => Promise<T>;
@@ -26,10 +26,7 @@ export interface GroupCommitOptions {
   inTransaction(): boolean;
   /** SQLite `synchronous=FULL`: commit without syncing, then acknowledge after WalSync's fsync. */
   walSync?: WalSync;
-  /**
-   * Runs SQL directly on the writer connection: the group's own statements, and the precompiled
-   * statements of its units (see prepared.ts), then skip Kysely's executor.
-   */
+  /** Runs SQL directly on the writer connection (the group's own statements), skipping Kysely's executor. */
   direct?: DirectRunner;
 }
 
@@ -53,7 +50,7 @@ export class GroupCommitter {
 
   run<T>(work: Work<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ work: work as Work<unknown>, resolve: resolve as (value: unknown) => void, reject });
+      this.queue.push({ work, resolve, reject });
       if (!this.running) {
         this.running = true;
         // Let the requests that arrive in this turn of the event loop join the first batch.
@@ -80,7 +77,6 @@ export class GroupCommitter {
     try {
       await this.db.connection().execute(async (conn) => {
         const { direct } = this.options;
-        if (direct) runDirectlyOn(conn, direct);
         const exec = async (query: CompiledQuery): Promise<void> => {
           if (direct) direct(query.sql, query.parameters);
           else await conn.executeQuery(query);

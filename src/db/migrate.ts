@@ -6,6 +6,7 @@ import * as catalogVersion from './migrations/0002_catalog_version.js';
 import * as dropOrdersStateIndex from './migrations/0003_drop_orders_state_index.js';
 import * as outboxLeasedIndex from './migrations/0004_outbox_leased_index.js';
 import * as ordersListingCoveringIndex from './migrations/0005_orders_listing_covering_index.js';
+import * as ordersVersion from './migrations/0006_orders_version.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: DialectName): Promise<void>;
@@ -18,6 +19,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0003_drop_orders_state_index': dropOrdersStateIndex,
   '0004_outbox_leased_index': outboxLeasedIndex,
   '0005_orders_listing_covering_index': ordersListingCoveringIndex,
+  '0006_orders_version': ordersVersion,
 };
 
 class StaticProvider implements MigrationProvider {
@@ -58,7 +60,7 @@ export async function migrateToLatest(database: Database): Promise<string[]> {
       continue;
     }
     const failed = results?.find((r) => r.status === 'Error');
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = error instanceof Error ? error.message : JSON.stringify(error);
     throw new Error(`migration ${failed?.migrationName ?? '(unknown)'} failed: ${reason}`);
   }
 }

@@ -1,13 +1,11 @@
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { Mode, Role } from '../domain/types.js';
 
 /**
  * The database as Kysely sees it. Money columns are integer pesewas; time columns are unix ms.
  * Flags are integers (0/1) so one schema serves SQLite and PostgreSQL alike.
  */
 
-export type Mode = 'live' | 'test';
-export type Role = 'Agent' | 'SuperAgent' | 'Customer' | 'Staff';
-export const ROLES: readonly Role[] = ['Agent', 'SuperAgent', 'Customer', 'Staff'];
 
 export interface ProfilesTable {
   id: string;
@@ -185,6 +183,8 @@ export interface OrdersTable {
   reversed_at: number | null;
   created_at: number;
   updated_at: number;
+  /** Incremented by every change of the order or of one of its items: what a rendered view is valid for. */
+  version: number;
 }
 
 export type ItemStatus = 'pending' | 'processing' | 'completed' | 'failed';
@@ -311,6 +311,7 @@ export type WalletRow = Selectable<WalletsTable>;
 export type OrderRow = Selectable<OrdersTable>;
 export type NewOrder = Insertable<OrdersTable>;
 export type OrderItemRow = Selectable<OrderItemsTable>;
-export type OrderUpdate = Updateable<OrdersTable>;
+export type OrderUpdate = Omit<Updateable<OrdersTable>, 'version'>;
+export type NewOrderItem = Insertable<OrderItemsTable>;
 export type RcTransactionRow = Selectable<RcTransactionsTable>;
 export type TopUpRow = Selectable<TopUpsTable>;

@@ -1,3 +1,14 @@
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Every route of the app by method and URL pattern (see RouteIndex). */
+    routeIndex: RouteIndex;
+  }
+  interface FastifyContextConfig {
+    /** A hidden route that answers "nothing here" for a whole subtree; not a route of the API. */
+    catchAll?: boolean;
+  }
+}
+
 /**
  * Every route the app serves, by method and URL pattern, as registered (Fastify's onRoute). Used
  * to tell a wrong method on a known path (405 with Allow) from an unknown path (404), and by the

@@ -24,3 +24,8 @@ export function fromGhs(ghs: number): Pesewas | null {
   if (!Number.isSafeInteger(pesewas)) return null;
   return pesewas;
 }
+
+/** Pesewas as people read them in messages and the CLI: `GHS 12.50`. */
+export function formatGhs(pesewas: Pesewas): string {
+  return `GHS ${toGhs(pesewas).toFixed(2)}`;
+}

@@ -1,5 +1,6 @@
 import type { Config } from '../config.js';
 import type { Database } from '../db/connection.js';
+import { SandboxStore } from './sandbox-repository.js';
 import { SandboxProvider } from './sandbox.js';
 import type { DataProvider, ProviderRegistry } from './types.js';
 
@@ -8,7 +9,7 @@ import type { DataProvider, ProviderRegistry } from './types.js';
  * which is the sandbox as long as no real provider is configured (none exists yet).
  */
 export function createProviders(config: Config, database: Database): ProviderRegistry {
-  const sandbox = new SandboxProvider(database, config.sandboxSettleMs);
+  const sandbox = new SandboxProvider(new SandboxStore(database), config.sandboxSettleMs);
   const live: DataProvider = sandbox;
   return { forMode: (mode) => (mode === 'test' ? sandbox : live) };
 }

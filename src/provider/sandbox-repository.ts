@@ -1,35 +1,40 @@
-import type { Database, Executor } from '../db/connection.js';
-import { prepared, preparedQuery } from '../db/prepared.js';
+import type { Database } from '../db/connection.js';
+import type { Statements } from '../db/statements.js';
 
-/**
- * The sandbox provider's own memory. Records a submission once per idempotency key; a repeated
- * key only counts the call and returns the first acceptance.
- */
-export async function recordSubmission(
-  db: Executor,
-  s: { idempotencyKey: string; providerRef: string; msisdn: string; now: number },
-): Promise<{ provider_ref: string; accepted_at: number }> {
-  const [row] = (await record(db, s.idempotencyKey, s.providerRef, s.msisdn, s.now)).rows;
-  if (!row) throw new Error(`sandbox: submission ${s.idempotencyKey} was not recorded`);
-  return row;
+function sandboxStatements(sql: Statements) {
+  return {
+    record: sql.prepare((qb, idempotencyKey: string, providerRef: string, msisdn: string, now: number) =>
+      qb
+        .insertInto('sandbox_submissions')
+        .values({ idempotency_key: idempotencyKey, provider_ref: providerRef, msisdn, accepted_at: now, submit_calls: 1 })
+        .onConflict((oc) => oc.column('idempotency_key').doUpdateSet((eb) => ({ submit_calls: eb('sandbox_submissions.submit_calls', '+', 1) })))
+        .returning(['provider_ref', 'accepted_at', 'submit_calls']),
+    ),
+    byRef: sql.prepare((qb, providerRef: string) =>
+      qb.selectFrom('sandbox_submissions').select(['provider_ref', 'msisdn', 'accepted_at']).where('provider_ref', '=', providerRef),
+    ),
+  };
 }
 
-const record = preparedQuery((db, idempotencyKey: string, providerRef: string, msisdn: string, now: number) =>
-  db
-    .insertInto('sandbox_submissions')
-    .values({ idempotency_key: idempotencyKey, provider_ref: providerRef, msisdn, accepted_at: now, submit_calls: 1 })
-    .onConflict((oc) =>
-      oc.column('idempotency_key').doUpdateSet((eb) => ({
-        submit_calls: eb('sandbox_submissions.submit_calls', '+', 1),
-      })),
-    )
-    .returning(['provider_ref', 'accepted_at']),
-);
+/**
+ * The sandbox provider's own memory (it stands in for an external system, which keeps its own
+ * store). Records a submission once per idempotency key; a repeated key only counts the call and
+ * returns the first acceptance.
+ */
+export class SandboxStore {
+  private readonly q: ReturnType<typeof sandboxStatements>;
 
-const submissionByRef = prepared((db, providerRef: string) =>
-  db.selectFrom('sandbox_submissions').select(['provider_ref', 'msisdn', 'accepted_at']).where('provider_ref', '=', providerRef),
-);
+  constructor(private readonly database: Database) {
+    this.q = sandboxStatements(database.statements);
+  }
 
-export async function findSubmission(database: Database, providerRef: string) {
-  return (await submissionByRef(database, providerRef))[0];
+  async recordSubmission(s: { idempotencyKey: string; providerRef: string; msisdn: string; now: number }) {
+    const [row] = await this.database.singleStatement(async (tx) => (await tx.execute(this.q.record(s.idempotencyKey, s.providerRef, s.msisdn, s.now))).rows);
+    if (!row) throw new Error(`sandbox: submission ${s.idempotencyKey} was not recorded`);
+    return { providerRef: row.provider_ref, acceptedAt: Number(row.accepted_at), calls: Number(row.submit_calls) };
+  }
+
+  async findSubmission(providerRef: string) {
+    return (await this.database.readRows(this.q.byRef(providerRef)))[0];
+  }
 }

@@ -1,6 +1,5 @@
-import type { Database } from '../db/connection.js';
 import { newId } from '../lib/ids.js';
-import * as repo from './sandbox-repository.js';
+import type { SandboxStore } from './sandbox-repository.js';
 import { ProviderError, type DataProvider, type PollResult, type SubmitRequest, type SubmitResult } from './types.js';
 
 export const SANDBOX_FAILURE_MESSAGE = 'Sandbox: delivery failed';
@@ -19,23 +18,23 @@ export class SandboxProvider implements DataProvider {
   readonly name = 'sandbox';
 
   constructor(
-    private readonly database: Database,
+    private readonly store: SandboxStore,
     private readonly settleMs: number,
     private readonly clock: () => number = Date.now,
   ) {}
 
   async submit(request: SubmitRequest): Promise<SubmitResult> {
-    const accepted = await this.database.singleStatement((db) => repo.recordSubmission(db, {
+    const accepted = await this.store.recordSubmission({
       idempotencyKey: request.idempotencyKey,
       providerRef: newId('sbx'),
       msisdn: request.msisdn,
       now: this.clock(),
-    }));
-    return { providerRef: accepted.provider_ref, pollAt: Number(accepted.accepted_at) + this.settleMs };
+    });
+    return { providerRef: accepted.providerRef, pollAt: accepted.acceptedAt + this.settleMs };
   }
 
   async poll(providerRef: string): Promise<PollResult> {
-    const submission = await repo.findSubmission(this.database, providerRef);
+    const submission = await this.store.findSubmission(providerRef);
     if (!submission) throw new ProviderError(`sandbox: unknown reference ${providerRef}`, false);
     const outcomeAt = Number(submission.accepted_at) + this.settleMs;
     if (this.clock() < outcomeAt) return { status: 'pending', retryAt: outcomeAt };

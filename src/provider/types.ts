@@ -1,4 +1,4 @@
-import type { Mode } from '../db/schema.js';
+import type { Mode } from '../domain/types.js';
 
 /**
  * What the worker needs from a data-bundle provider. A real provider implements this; the

@@ -1,15 +1,14 @@
-import type { Insertable } from 'kysely';
-import * as catalogRepo from '../catalog/repository.js';
-import type { Executor } from '../db/connection.js';
-import type { NewOrder, OrderItemsTable, Role } from '../db/schema.js';
+import type { Repositories } from '../context.js';
+import type { NewOrder, NewOrderItem } from '../db/schema.js';
+import type { Tx } from '../db/unit-of-work.js';
+import type { Role } from '../domain/types.js';
 import { newId, shortReference } from '../lib/ids.js';
-import { fromGhs, toGhs } from '../lib/money.js';
+import { formatGhs as ghs, fromGhs } from '../lib/money.js';
 import { normaliseGhanaMsisdn } from '../lib/phone.js';
-import * as orderRepo from '../orders/repository.js';
-import * as walletRepo from '../wallet/repository.js';
-import { postMany } from '../wallet/service.js';
+import type { PackageWithParents } from '../modules/catalog/repository.js';
+import { itemRow, orderRow } from '../modules/orders/rows.js';
+import { ledgerKeys } from '../modules/wallet/ledger-keys.js';
 import { entryName, SeedError } from './errors.js';
-import * as repo from './repository.js';
 import type { SeedFile, SeedOrder } from './schema.js';
 
 /**
@@ -38,9 +37,7 @@ export interface OrderHistorySummary {
   skipped: number;
 }
 
-type Package = NonNullable<catalogRepo.PackageWithParents>;
-
-const ghs = (pesewas: number) => `GHS ${toGhs(pesewas).toFixed(2)}`;
+type Package = PackageWithParents;
 
 /** Checks that need no database, in file order; runs before anything is written. */
 export function prepareOrderHistory(seed: SeedFile, now: number): PreparedOrder[] {
@@ -78,19 +75,20 @@ interface Priced extends Resolved {
  * product or operator, or a wallet that cannot afford the order.
  */
 export async function importOrderHistory(
-  trx: Executor,
+  tx: Tx,
+  repositories: Repositories,
   seed: SeedFile,
   prepared: PreparedOrder[],
   now: number,
 ): Promise<OrderHistorySummary> {
   if (prepared.length === 0) return { imported: 0, skipped: 0 };
-  const resolved = await resolveReferences(trx, seed, prepared);
-  const existing = await repo.existingOrderIds(trx, resolved.map((o) => o.entry.id));
+  const resolved = await resolveReferences(tx, repositories, seed, prepared);
+  const existing = await repositories.orders.existingIds(tx, resolved.map((o) => o.entry.id));
   // Oldest first: the wallet pays for its history in the order it happened.
   const fresh = resolved
     .filter((o) => !existing.has(o.entry.id))
     .sort((a, b) => a.entry.createdAt - b.entry.createdAt || a.index - b.index);
-  const references = await freeShortReferences(trx, fresh.length);
+  const references = await freeShortReferences(tx, repositories, fresh.length);
 
   for (let start = 0; start < fresh.length; start += WRITE_CHUNK) {
     const chunk = fresh.slice(start, start + WRITE_CHUNK).map((order, offset): Priced => {
@@ -98,21 +96,20 @@ export async function importOrderHistory(
       if (reference === undefined) throw new Error('short references ran out');
       return { ...order, reference, itemId: newId('itm'), price: order.amount ?? Number(order.pkg.price) };
     });
-    const booked = await bookChunk(trx, seed, chunk, now);
-    const items: Insertable<OrderItemsTable>[] = [];
-    for (const b of booked) {
-      const { row, item } = orderRows(b, now);
-      await orderRepo.insertOrder(trx, row);
-      items.push(item);
-    }
-    await orderRepo.insertItems(trx, items);
+    const booked = await bookChunk(tx, repositories, seed, chunk, now);
+    const rows = booked.map((b) => orderRows(b, now));
+    await repositories.orders.insertHistory(
+      tx,
+      rows.map((r) => r.row),
+      rows.map((r) => r.item),
+    );
   }
   return { imported: fresh.length, skipped: resolved.length - fresh.length };
 }
 
 /** Profile, package (priced for the profile's role) and wallet of every entry, checked in file order. */
-async function resolveReferences(trx: Executor, seed: SeedFile, prepared: PreparedOrder[]): Promise<Resolved[]> {
-  const roles = await repo.profileRoles(trx, [...new Set(prepared.map((o) => o.entry.profileId))]);
+async function resolveReferences(tx: Tx, repositories: Repositories, seed: SeedFile, prepared: PreparedOrder[]): Promise<Resolved[]> {
+  const roles = await repositories.profiles.roles(tx, [...new Set(prepared.map((o) => o.entry.profileId))]);
   const packages = new Map<string, Package | null>();
   const wallets = new Map<string, string | null>();
   const resolved: Resolved[] = [];
@@ -125,7 +122,7 @@ async function resolveReferences(trx: Executor, seed: SeedFile, prepared: Prepar
     const packageKey = `${entry.packageId}/${role}`;
     let pkg = packages.get(packageKey);
     if (pkg === undefined) {
-      pkg = (await catalogRepo.findPackage(trx, entry.packageId, role)) ?? null;
+      pkg = (await repositories.catalog.findPackage(tx, entry.packageId, role)) ?? null;
       packages.set(packageKey, pkg);
     }
     if (pkg === null) throw new SeedError(`${name}: packageId "${entry.packageId}" does not exist`);
@@ -138,7 +135,7 @@ async function resolveReferences(trx: Executor, seed: SeedFile, prepared: Prepar
     const walletKey = `${entry.profileId}/${entry.mode}`;
     let walletId = wallets.get(walletKey);
     if (walletId === undefined) {
-      walletId = (await walletRepo.findWallet(trx, entry.profileId, entry.mode))?.id ?? null;
+      walletId = (await repositories.wallets.findInUnit(tx, { profileId: entry.profileId, mode: entry.mode }))?.id ?? null;
       wallets.set(walletKey, walletId);
     }
     if (walletId === null) throw new SeedError(`${name}: profile "${entry.profileId}" has no ${entry.mode} wallet`);
@@ -148,7 +145,7 @@ async function resolveReferences(trx: Executor, seed: SeedFile, prepared: Prepar
 }
 
 /** `count` short references no order uses yet. */
-async function freeShortReferences(trx: Executor, count: number): Promise<string[]> {
+async function freeShortReferences(tx: Tx, repositories: Repositories, count: number): Promise<string[]> {
   const free = new Set<string>();
   while (free.size < count) {
     const candidates = new Set<string>();
@@ -156,7 +153,7 @@ async function freeShortReferences(trx: Executor, count: number): Promise<string
       const reference = shortReference('DB');
       if (!free.has(reference)) candidates.add(reference);
     }
-    const taken = await repo.takenShortReferences(trx, [...candidates]);
+    const taken = await repositories.orders.takenShortReferences(tx, [...candidates]);
     for (const reference of candidates) if (!taken.has(reference)) free.add(reference);
   }
   return [...free];
@@ -174,7 +171,7 @@ interface Booked {
  * keys, booked through postMany (one balance update per wallet). Booked now: the ledger records
  * when money moved in this system. Throws SeedError naming the first order a wallet cannot afford.
  */
-async function bookChunk(trx: Executor, seed: SeedFile, chunk: Priced[], now: number): Promise<Booked[]> {
+async function bookChunk(tx: Tx, repositories: Repositories, seed: SeedFile, chunk: Priced[], now: number): Promise<Booked[]> {
   const byWallet = new Map<string, Priced[]>();
   for (const o of chunk) byWallet.set(o.walletId, [...(byWallet.get(o.walletId) ?? []), o]);
 
@@ -182,14 +179,35 @@ async function bookChunk(trx: Executor, seed: SeedFile, chunk: Priced[], now: nu
   for (const [walletId, orders] of byWallet) {
     const postings = orders.flatMap(({ entry, itemId, price }) => {
       const refs = { orderId: entry.id, orderItemId: itemId };
-      const hold = { ...refs, kind: 'data_hold' as const, availableDelta: -price, heldDelta: price, idempotencyKey: `hold:${itemId}:1`, memo: 'Data bundle purchase: held until delivery (imported history)' };
+      const hold = {
+        ...refs,
+        kind: 'data_hold' as const,
+        availableDelta: -price,
+        heldDelta: price,
+        idempotencyKey: ledgerKeys.hold(itemId, 1),
+        memo: 'Data bundle purchase: held until delivery (imported history)',
+      };
       const outcome =
         entry.state === 'completed'
-          ? { ...refs, kind: 'data_settle' as const, availableDelta: 0, heldDelta: -price, idempotencyKey: `settle:${itemId}:1`, memo: 'Data bundle delivered (imported history)' }
-          : { ...refs, kind: 'data_release' as const, availableDelta: price, heldDelta: -price, idempotencyKey: `release:${itemId}:1`, memo: 'Data bundle not delivered: hold returned (imported history)' };
+          ? {
+              ...refs,
+              kind: 'data_settle' as const,
+              availableDelta: 0,
+              heldDelta: -price,
+              idempotencyKey: ledgerKeys.settle(itemId, 1),
+              memo: 'Data bundle delivered (imported history)',
+            }
+          : {
+              ...refs,
+              kind: 'data_release' as const,
+              availableDelta: price,
+              heldDelta: -price,
+              idempotencyKey: ledgerKeys.release(itemId, 1),
+              memo: 'Data bundle not delivered: hold returned (imported history)',
+            };
       return [hold, outcome];
     });
-    const result = await postMany(trx, walletId, postings, now);
+    const result = await repositories.wallets.postMany(tx, walletId, postings, now);
     if (!result.ok) {
       const o = orders[Math.floor(result.failedAt / 2)];
       if (!o) throw new Error('postMany failed outside the chunk');
@@ -211,61 +229,48 @@ async function bookChunk(trx: Executor, seed: SeedFile, chunk: Priced[], now: nu
 }
 
 /** The order and item rows the live path leaves for a settled single order. */
-function orderRows({ order, before, after }: Booked, now: number): { row: NewOrder; item: Insertable<OrderItemsTable> } {
+function orderRows({ order, before, after }: Booked, now: number): { row: NewOrder; item: NewOrderItem } {
   const { entry, pkg, price, itemId } = order;
   const completed = entry.state === 'completed';
   const settledAt = Math.min(entry.createdAt + SETTLE_AFTER_MS, now);
   const errorMessage = completed ? null : FAILED_MESSAGE;
   const completedAt = completed ? settledAt : null;
-  const row: NewOrder = {
+  const row = orderRow({
     id: entry.id,
-    profile_id: entry.profileId,
+    profileId: entry.profileId,
     mode: entry.mode,
-    order_type: 'data',
+    type: 'data',
     state: entry.state,
-    short_reference: order.reference,
-    beneficiary_msisdn: order.msisdn,
-    operator_id: pkg.operator_id,
-    operator_name: pkg.operator_name,
-    product_id: pkg.product_id,
-    product_name: pkg.product_name,
-    package_id: pkg.id,
-    package_label: pkg.label,
+    shortReference: order.reference,
+    beneficiaryMsisdn: order.msisdn,
+    operator: { id: pkg.operator_id, name: pkg.operator_name },
+    product: { id: pkg.product_id, name: pkg.product_name },
+    packageId: pkg.id,
+    packageLabel: pkg.label,
     amount: price,
-    currency: 'GHS',
-    error_message: errorMessage,
-    submitted_at: entry.createdAt,
-    completed_at: completedAt,
-    is_bulk: 0,
-    bulk_completed_count: null,
-    bulk_failed_count: null,
-    wallet_balance_before: before,
-    wallet_balance_after: after,
-    payment_reference: null,
-    anonymous_id: null,
-    rc_transaction_id: null,
-    reversal_reason: null,
-    reversed_at: null,
-    created_at: entry.createdAt,
-    updated_at: settledAt,
-  };
-  const item: Insertable<OrderItemsTable> = {
+    walletBalanceBefore: before,
+    walletBalanceAfter: after,
+    errorMessage,
+    submittedAt: entry.createdAt,
+    completedAt,
+    createdAt: entry.createdAt,
+    updatedAt: settledAt,
+  });
+  const item = itemRow({
     id: itemId,
-    order_id: entry.id,
+    orderId: entry.id,
     idx: 0,
     mode: entry.mode,
-    beneficiary_msisdn: order.msisdn,
-    package_id: pkg.id,
-    package_label: pkg.label,
+    beneficiaryMsisdn: order.msisdn,
+    packageId: pkg.id,
+    packageLabel: pkg.label,
     amount: price,
     status: entry.state,
-    error_message: errorMessage,
-    attempt: 1,
-    provider_ref: null,
-    submitted_at: entry.createdAt,
-    completed_at: completedAt,
-    created_at: entry.createdAt,
-    updated_at: settledAt,
-  };
+    errorMessage,
+    submittedAt: entry.createdAt,
+    completedAt,
+    createdAt: entry.createdAt,
+    updatedAt: settledAt,
+  });
   return { row, item };
 }

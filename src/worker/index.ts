@@ -6,9 +6,16 @@ import { OutboxWorker } from './worker.js';
 export { OutboxWorker } from './worker.js';
 
 /** A worker over the context's database, with the providers the configuration selects. */
-export function createWorker(ctx: Pick<AppContext, 'config' | 'database' | 'log'>, options: Partial<WorkerOptions> = {}): OutboxWorker {
+export function createWorker(ctx: AppContext, options: Partial<WorkerOptions> = {}): OutboxWorker {
   return new OutboxWorker(
-    { database: ctx.database, providers: createProviders(ctx.config, ctx.database), log: ctx.log },
+    {
+      database: ctx.database,
+      outbox: ctx.repositories.outbox,
+      deliveries: ctx.deliveries,
+      providers: createProviders(ctx.config, ctx.database),
+      log: ctx.log,
+      clock: ctx.clock,
+    },
     options,
   );
 }
@@ -18,9 +25,9 @@ export function createWorker(ctx: Pick<AppContext, 'config' | 'database' | 'log'
  * a purchase, instead of after up to WORKER_IDLE_MS; work queued by other processes is found by its
  * polling. stop() unsubscribes and lets the batches in flight finish.
  */
-export function startInlineWorker(ctx: Pick<AppContext, 'config' | 'database' | 'log' | 'orders'>): { stop(): Promise<void> } {
+export function startInlineWorker(ctx: AppContext): { stop(): Promise<void> } {
   const worker = createWorker(ctx, workerOptionsFrom(ctx.config.workerTuning));
-  const unsubscribe = ctx.orders.onDeliveriesQueued(() => worker.wake());
+  const unsubscribe = ctx.onDeliveriesQueued(() => worker.wake());
   worker.start();
   return {
     async stop() {

@@ -1,4 +1,4 @@
-import type { WorkerTuning } from '../config.js';
+import { DEFAULT_WORKER_TUNING, type WorkerTuning } from '../config.js';
 
 /** Tuning of the outbox worker. Defaults suit production; tests shorten them. */
 export interface WorkerOptions {
@@ -20,11 +20,7 @@ export interface WorkerOptions {
 }
 
 export const DEFAULT_WORKER_OPTIONS: WorkerOptions = {
-  batchSize: 50,
-  batchesInFlight: 4,
-  leaseMs: 60_000,
-  providerTimeoutMs: 15_000,
-  idleMaxMs: 500,
+  ...DEFAULT_WORKER_TUNING,
   backoffBaseMs: 1_000,
   backoffMaxMs: 5 * 60_000,
   pollIntervalMs: 2_000,

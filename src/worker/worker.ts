@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
-import type { Kysely } from 'kysely';
-import type { Logger } from '../context.js';
 import type { Database } from '../db/connection.js';
-import type { DB } from '../db/schema.js';
-import { recordSubmission, settleItem } from '../orders/lifecycle.js';
-import * as orderRepo from '../orders/repository.js';
+import type { Tx } from '../db/unit-of-work.js';
+import type { Clock } from '../domain/types.js';
+import type { DeliveryService } from '../modules/orders/deliveries.js';
+import type { ClaimedRow, OutboxRepository } from '../modules/orders/outbox-repository.js';
+import type { ItemWithOrder } from '../modules/orders/repository.js';
 import {
   ProviderError,
   type PollResult,
@@ -13,17 +13,24 @@ import {
   type ProviderRegistry,
   type SubmitResult,
 } from '../provider/types.js';
-import * as outbox from './outbox-repository.js';
 import { backoffDelay, DEFAULT_WORKER_OPTIONS, type WorkerOptions } from './options.js';
+
+export interface WorkerLogger {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
 
 export interface WorkerDeps {
   database: Database;
+  outbox: OutboxRepository;
+  deliveries: DeliveryService;
   providers: ProviderRegistry;
-  log: Logger;
-  clock?: () => number;
+  log: WorkerLogger;
+  clock?: Clock;
 }
 
-type Item = NonNullable<Awaited<ReturnType<typeof orderRepo.findItem>>>;
+type Item = ItemWithOrder;
 
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
@@ -99,7 +106,7 @@ export class OutboxWorker {
       let delay: number;
       try {
         const now = this.clock();
-        const next = await outbox.nextDueAt(this.deps.database.read);
+        const next = await this.deps.outbox.nextDueAt();
         if (next !== null && next <= now) {
           const claimed = await this.claim();
           failures = 0;
@@ -154,27 +161,17 @@ export class OutboxWorker {
     return claimed.length;
   }
 
-  private claim(): Promise<outbox.ClaimedRow[]> {
-    const { database } = this.deps;
-    return database.singleStatement((db) =>
-      outbox.claimDue(db, database.dialect, {
-        workerId: this.id,
-        now: this.clock(),
-        leaseMs: this.options.leaseMs,
-        limit: this.options.batchSize,
-      }),
+  private claim(): Promise<ClaimedRow[]> {
+    return this.write((tx) =>
+      this.deps.outbox.claimDue(tx, { workerId: this.id, now: this.clock(), leaseMs: this.options.leaseMs, limit: this.options.batchSize }),
     );
   }
 
   /** Every row of a claimed batch, concurrently; never rejects (a failed step is retried later). */
-  private async processBatch(claimed: outbox.ClaimedRow[]): Promise<void> {
+  private async processBatch(claimed: ClaimedRow[]): Promise<void> {
     // One read for the whole batch (items as they are now, after the claim committed).
-    const items = await orderRepo
-      .findItemsByIds(
-        this.deps.database.read,
-        claimed.map((row) => row.order_item_id),
-      )
-      .then((rows) => new Map(rows.map((item) => [item.id, item])))
+    const items = await this.deps.deliveries
+      .itemsOf(claimed)
       .catch((error: unknown) => {
         this.deps.log.error({ err: error, worker: this.id }, 'reading the claimed items failed');
         return null;
@@ -185,7 +182,7 @@ export class OutboxWorker {
   /** Runs steps until nothing is due now (tests and one-shot use). */
   async drain(maxSteps = 1000): Promise<void> {
     for (let step = 0; step < maxSteps; step++) {
-      const next = await outbox.nextDueAt(this.deps.database.read);
+      const next = await this.deps.outbox.nextDueAt();
       if (next === null || next > this.clock()) return;
       if ((await this.runOnce()) === 0) return;
     }
@@ -196,26 +193,15 @@ export class OutboxWorker {
    * delivery known by `providerRef` once; false if it is unknown or already settled.
    */
   async settleFromProvider(providerRef: string, outcome: ProviderOutcome): Promise<boolean> {
-    const item = await orderRepo.findItemByProviderRef(this.deps.database.read, providerRef);
-    if (!item || item.status !== 'processing') return false;
-    return this.deps.database.transaction((trx) =>
-      settleItem(trx, this.deps.database.dialect, {
-        itemId: item.id,
-        orderId: item.order_id,
-        attempt: Number(item.attempt),
-        outcome,
-        from: ['processing'],
-        now: this.clock(),
-      }),
-    );
+    return this.deps.deliveries.settleFromProvider(providerRef, outcome);
   }
 
   /** One claimed row; `batch` holds its item when the batch read succeeded (else it is read here). */
-  private async process(row: outbox.ClaimedRow, batch: Map<string, Item> | null): Promise<void> {
+  private async process(row: ClaimedRow, batch: Map<string, Item> | null): Promise<void> {
     try {
-      const item = batch ? batch.get(row.order_item_id) : await orderRepo.findItem(this.deps.database.read, row.order_item_id);
+      const item = batch ? batch.get(row.order_item_id) : await this.deps.deliveries.item(row.order_item_id);
       if (!item) {
-        await this.write((db) => outbox.deleteOwned(db, row.id, this.id));
+        await this.write((tx) => this.deps.outbox.deleteOwned(tx, row.id, this.id));
         return;
       }
       if (row.kind === 'submit') await this.submit(row, item);
@@ -228,12 +214,12 @@ export class OutboxWorker {
     }
   }
 
-  private async submit(row: outbox.ClaimedRow, item: Item): Promise<void> {
-    const { database } = this.deps;
+  private async submit(row: ClaimedRow, item: Item): Promise<void> {
+    const { outbox, deliveries } = this.deps;
     if (item.status !== 'pending') {
       // Nothing left to submit: keep polling a processing item, drop the row of a settled one.
-      if (item.status === 'processing') await this.write((db) => outbox.markSubmitted(db, row.id, this.id, this.clock()));
-      else await this.write((db) => outbox.deleteOwned(db, row.id, this.id));
+      if (item.status === 'processing') await this.write((tx) => outbox.markSubmitted(tx, row.id, this.id, this.clock()));
+      else await this.write((tx) => outbox.deleteOwned(tx, row.id, this.id));
       return;
     }
     const attempt = Number(item.attempt);
@@ -254,16 +240,14 @@ export class OutboxWorker {
     } catch (error) {
       if (error instanceof ProviderError && !error.retryable) {
         // Refused outright: nothing was delivered, so the hold goes back to available.
-        const settled = await database.transaction((trx) =>
-          settleItem(trx, database.dialect, {
-            itemId: item.id,
-            orderId: item.order_id,
-            attempt,
-            outcome: { status: 'failed', errorMessage: `Provider refused the order: ${error.message}` },
-            from: ['pending'],
-            now: this.clock(),
-          }),
-        );
+        const settled = await deliveries.settle({
+          itemId: item.id,
+          orderId: item.order_id,
+          attempt,
+          outcome: { status: 'failed', errorMessage: `Provider refused the order: ${error.message}` },
+          from: ['pending'],
+          now: this.clock(),
+        });
         this.deps.log.warn({ worker: this.id, itemId: item.id, settled, reason: error.message }, 'submission refused');
         return;
       }
@@ -271,28 +255,26 @@ export class OutboxWorker {
       return;
     }
     const now = this.clock();
-    const recorded = await database.transaction((trx) =>
-      recordSubmission(trx, database.dialect, {
-        outboxId: row.id,
-        workerId: this.id,
-        orderId: item.order_id,
-        itemId: item.id,
-        attempt,
-        providerRef: accepted.providerRef,
-        pollAt: accepted.pollAt ?? now + this.options.pollIntervalMs,
-        now,
-      }),
-    );
+    const recorded = await deliveries.recordSubmission({
+      outboxId: row.id,
+      workerId: this.id,
+      orderId: item.order_id,
+      itemId: item.id,
+      attempt,
+      providerRef: accepted.providerRef,
+      pollAt: accepted.pollAt ?? now + this.options.pollIntervalMs,
+      now,
+    });
     this.deps.log.info(
       { worker: this.id, orderId: item.order_id, itemId: item.id, attempt, providerRef: accepted.providerRef, recorded },
       'delivery submitted',
     );
   }
 
-  private async poll(row: outbox.ClaimedRow, item: Item): Promise<void> {
-    const { database } = this.deps;
+  private async poll(row: ClaimedRow, item: Item): Promise<void> {
+    const { outbox, deliveries } = this.deps;
     if (item.status !== 'processing' || item.provider_ref === null) {
-      await this.write((db) => outbox.deleteOwned(db, row.id, this.id));
+      await this.write((tx) => outbox.deleteOwned(tx, row.id, this.id));
       return;
     }
     const attempt = Number(item.attempt);
@@ -312,13 +294,11 @@ export class OutboxWorker {
     const now = this.clock();
     if (result.status === 'pending') {
       const runAt = Math.max(result.retryAt ?? now + this.options.pollIntervalMs, now + 10);
-      await this.write((db) => outbox.reschedule(db, row.id, this.id, { runAt, error: null }));
+      await this.write((tx) => outbox.reschedule(tx, row.id, this.id, { runAt, error: null }));
       return;
     }
     const outcome: ProviderOutcome = result;
-    const settled = await database.transaction((trx) =>
-      settleItem(trx, database.dialect, { itemId: item.id, orderId: item.order_id, attempt, outcome, from: ['processing'], now }),
-    );
+    const settled = await deliveries.settle({ itemId: item.id, orderId: item.order_id, attempt, outcome, from: ['processing'], now });
     this.deps.log.info(
       { worker: this.id, orderId: item.order_id, itemId: item.id, attempt, outcome: outcome.status, settled },
       'delivery settled',
@@ -326,14 +306,14 @@ export class OutboxWorker {
   }
 
   /** A one-statement write (on SQLite it joins a group commit like every unit of work). */
-  private write<T>(work: (db: Kysely<DB>) => Promise<T>): Promise<T> {
+  private write<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
     return this.deps.database.singleStatement(work);
   }
 
-  private async retryLater(row: outbox.ClaimedRow, error: string): Promise<void> {
+  private async retryLater(row: ClaimedRow, error: string): Promise<void> {
     const tries = row.tries + 1;
     const runAt = this.clock() + backoffDelay(tries, this.options);
     this.deps.log.warn({ worker: this.id, outboxId: row.id, itemId: row.order_item_id, tries, error }, 'provider step will be retried');
-    await this.write((db) => outbox.reschedule(db, row.id, this.id, { runAt, error }));
+    await this.write((tx) => this.deps.outbox.reschedule(tx, row.id, this.id, { runAt, error }));
   }
 }

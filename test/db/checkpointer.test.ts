@@ -14,12 +14,12 @@ test('a long-running process checkpoints the WAL from a background thread', { sk
   const warnings: string[] = [];
   const database = await connect(`sqlite:${file}`, { backgroundCheckpoint: { onError: (m) => warnings.push(m) } });
   try {
-    await database.transaction(async (trx) => void (await sql`create table filler (v text not null)`.execute(trx)));
+    await database.unit(async (tx) => void (await tx.execute(sql`create table filler (v text not null)`.compile(tx.qb))));
     const before = fs.statSync(file).size;
     // ~2 MB through group commits: far below the writer's own checkpoint threshold (16 000 pages).
     await Promise.all(
       Array.from({ length: 100 }, () =>
-        database.transaction(async (trx) => void (await sql`insert into filler (v) select hex(randomblob(5000)) from (select 1 union all select 2)`.execute(trx))),
+        database.unit(async (tx) => void (await tx.execute(sql`insert into filler (v) select hex(randomblob(5000)) from (select 1 union all select 2)`.compile(tx.qb)))),
       ),
     );
     // The pages reach the database file without the writer checkpointing.

@@ -11,7 +11,8 @@ import { GroupCommitter } from '../../src/db/group-commit.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import type { DB } from '../../src/db/schema.js';
 import { WalSync } from '../../src/db/wal-sync.js';
-import { ensureWallet, post } from '../../src/wallet/service.js';
+import { WalletRepository } from '../../src/modules/wallet/repository.js';
+import { WalletService } from '../../src/modules/wallet/service.js';
 import { TEST_DIALECT } from '../helpers/app.js';
 import { ROOT } from '../helpers/cli.js';
 import { PROCESS_BUDGET_MS } from '../helpers/wait.js';
@@ -29,7 +30,7 @@ async function freshDb(groupCommit: boolean): Promise<{ database: Database; file
     email: 'gc@example.com', role: 'Agent', status: 'Active', country_code: '+233', country_iso: 'GH', country_name: 'Ghana',
     referral_code: 'GC01', unique_id: 'usr_gc', creator_id: '', update_meta: '{}', registered_at: now, created_at: now, updated_at: now,
   }).execute();
-  await database.transaction((trx) => ensureWallet(trx, 'usr_gc', 'live', 1_000, now));
+  await database.unit((tx) => new WalletService(new WalletRepository(database)).ensure(tx, 'usr_gc', 'live', 1_000, now));
   return {
     database,
     file,
@@ -48,11 +49,13 @@ async function walletId(database: Database) {
 /** 30 concurrent debits of 40 pesewas from a wallet of 1000; every 4th fails after writing its entry. */
 async function workload(database: Database) {
   const id = await walletId(database);
+  const wallets = new WalletRepository(database);
   const results = await Promise.allSettled(
     Array.from({ length: 30 }, (_, i) =>
-      database.transaction(async (trx) => {
-        const after = await post(trx, { walletId: id, kind: 'rc_debit', availableDelta: -40, heldDelta: 0, memo: `unit ${i}` }, Date.now());
+      database.unit(async (tx) => {
+        const after = await wallets.post(tx, { walletId: id, kind: 'rc_debit', availableDelta: -40, heldDelta: 0, idempotencyKey: null, memo: `unit ${i}` }, Date.now());
         if (!after) throw new Error(`unit ${i}: insufficient`);
+        await tx.flush();
         if (i % 4 === 3) throw new Error(`unit ${i}: rejected after writing`);
         return after.available;
       }),
@@ -105,10 +108,12 @@ describe('group commit (SQLite write path)', () => {
       // A child process queues 10 units; the 6th kills the process after 5 have written.
       const script = `
         import { connect } from '${path.join(ROOT, 'src/db/connection.ts')}';
-        import { post } from '${path.join(ROOT, 'src/wallet/service.ts')}';
+        import { WalletRepository } from '${path.join(ROOT, 'src/modules/wallet/repository.ts')}';
         const database = await connect('sqlite:${db.file}');
-        await Promise.all(Array.from({ length: 10 }, (_, i) => database.transaction(async (trx) => {
-          await post(trx, { walletId: '${id}', kind: 'rc_debit', availableDelta: -10, heldDelta: 0, memo: 'crash ' + i }, Date.now());
+        const wallets = new WalletRepository(database);
+        await Promise.all(Array.from({ length: 10 }, (_, i) => database.unit(async (tx) => {
+          await wallets.post(tx, { walletId: '${id}', kind: 'rc_debit', availableDelta: -10, heldDelta: 0, idempotencyKey: null, memo: 'crash ' + i }, Date.now());
+          await tx.flush();
           if (i === 5) process.kill(process.pid, 'SIGKILL');
         })));
       `;

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import SQLite from 'better-sqlite3';
-import { inFlightQuery, orderListQuery } from '../../src/orders/repository.js';
-import { firstLeaseEndQuery, firstUnleasedQuery } from '../../src/worker/outbox-repository.js';
+import { firstLeaseEndQuery, firstUnleasedQuery } from '../../src/modules/orders/outbox-repository.js';
+import { inFlightQuery, orderListQuery } from '../../src/modules/orders/repository.js';
 import { createTestApp, TEST_DIALECT, type TestApp } from '../helpers/app.js';
 
 /** Queries on every purchase must use their index, whatever the table size. */

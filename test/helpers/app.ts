@@ -9,10 +9,10 @@ import { loadConfig, type Config } from '../../src/config.js';
 import { createContext, type AppContext } from '../../src/context.js';
 import { connect, type Database } from '../../src/db/connection.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
-import type { Mode } from '../../src/db/schema.js';
-import { buildApp } from '../../src/http/app.js';
-import { CredentialCipher } from '../../src/result-checker/credential-crypto.js';
-import { importSeed, parseSeed } from '../../src/seed/import.js';
+import { buildApp } from '../../src/app.js';
+import type { Mode } from '../../src/domain/types.js';
+import { CredentialCipher } from '../../src/modules/result-checker/credential-crypto.js';
+import { parseSeed } from '../../src/seed/import.js';
 
 export const FIXTURE_SEED = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/seed.json');
 
@@ -102,7 +102,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const seed = options.seed === undefined ? FIXTURE_SEED : options.seed;
   if (seed !== null) {
     const text = typeof seed === 'string' ? fs.readFileSync(seed, 'utf8') : JSON.stringify(seed);
-    await importSeed(testDb.database, parseSeed(text), cipher);
+    await ctx.seeds.import(parseSeed(text));
   }
   const app = await buildApp(ctx);
   await app.ready();

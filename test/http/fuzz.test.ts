@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
-import { ERROR_CODES } from '../../src/http/errors.js';
+import { ERROR_CODES } from '../../src/domain/errors.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { KEYS } from '../helpers/keys.js';
 import { ROUTES, type Records, type RouteCase } from '../helpers/routes.js';

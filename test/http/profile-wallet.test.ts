@@ -54,9 +54,8 @@ describe('profile and wallet reads', () => {
 
   test('live and test wallets are separate: a change to one never shows in the other', async () => {
     const wallet = await t.database.db.selectFrom('wallets').select('id').where('profile_id', '=', 'usr_customer').where('mode', '=', 'test').executeTakeFirstOrThrow();
-    const { post } = await import('../../src/wallet/service.js');
-    await t.database.transaction((trx) =>
-      post(trx, { walletId: wallet.id, kind: 'top_up', availableDelta: 1234, heldDelta: 0, memo: 'test credit' }, Date.now()),
+    await t.database.unit((tx) =>
+      t.ctx.repositories.wallets.post(tx, { walletId: wallet.id, kind: 'top_up', availableDelta: 1234, heldDelta: 0, idempotencyKey: null, memo: 'test credit' }, Date.now()),
     );
     const testView = await t.call('GET', '/api/v1/wallet-balance', { key: KEYS.customerTest });
     const liveView = await t.call('GET', '/api/v1/wallet-balance', { key: KEYS.customerLive });

@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { KEYS } from '../helpers/keys.js';
-import { verifyLedger } from '../../src/wallet/ledger-verify.js';
 import { buySingle, ledgerMismatches, newWorker, runCli, waitFor, type CliRun } from './support.js';
 
 /**
@@ -118,7 +117,7 @@ describe('cli orders reverse | stuck, cli ledger verify', () => {
   test('ledger verify ties deliveries and orders to the ledger', async () => {
     const open = await t.database.db.selectFrom('order_items').select(['id', 'order_id']).where('order_id', '=', stuckId).executeTakeFirstOrThrow();
     await t.database.db.updateTable('order_items').set({ status: 'completed' }).where('id', '=', open.id).execute();
-    const report = await verifyLedger(t.database);
+    const report = await t.ctx.ledger.verify();
     await t.database.db.updateTable('order_items').set({ status: 'pending' }).where('id', '=', open.id).execute();
     assert.equal(report.ok, false);
     const text = report.mismatches.join('\n');

@@ -2,10 +2,12 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify from 'fastify';
-import { OrdersQuery, OrdersResponse } from '../../src/http/schemas/orders.js';
+import { OrdersQuery, OrdersResponse } from '../../src/modules/orders/schemas.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { KEYS } from '../helpers/keys.js';
-import type { Mode, NewOrder, OrderState, OrderType } from '../../src/db/schema.js';
+import type { OrderState, OrderType } from '../../src/db/schema.js';
+import { orderRow } from '../../src/modules/orders/rows.js';
+import type { Mode } from '../../src/domain/types.js';
 import { newId, shortReference } from '../../src/lib/ids.js';
 import { buySingle, newWorker, waitFor } from './support.js';
 
@@ -18,38 +20,22 @@ const ORDER_FIELDS = [
 /** An order row as another module (result checker, future types) would write it. */
 async function insertOrder(t: TestApp, o: { profileId: string; mode: Mode; type: OrderType; state?: OrderState; createdAt?: number }) {
   const now = o.createdAt ?? Date.now();
-  const row: NewOrder = {
+  const row = orderRow({
     id: newId('ord'),
-    profile_id: o.profileId,
+    profileId: o.profileId,
     mode: o.mode,
-    order_type: o.type,
+    type: o.type,
     state: o.state ?? 'completed',
-    short_reference: shortReference('RC'),
-    beneficiary_msisdn: '233244000000',
-    operator_id: '',
-    operator_name: '',
-    product_id: '',
-    product_name: '',
-    package_id: 'rcp_wassce',
-    package_label: 'WASSCE',
+    shortReference: shortReference('RC'),
+    beneficiaryMsisdn: '233244000000',
+    packageId: 'rcp_wassce',
+    packageLabel: 'WASSCE',
     amount: 1800,
-    currency: 'GHS',
-    error_message: null,
-    submitted_at: null,
-    completed_at: now,
-    is_bulk: 0,
-    bulk_completed_count: null,
-    bulk_failed_count: null,
-    wallet_balance_before: null,
-    wallet_balance_after: null,
-    payment_reference: null,
-    anonymous_id: null,
-    rc_transaction_id: null,
-    reversal_reason: null,
-    reversed_at: null,
-    created_at: now,
-    updated_at: now,
-  };
+    walletBalanceBefore: null,
+    walletBalanceAfter: null,
+    completedAt: now,
+    createdAt: now,
+  });
   await t.database.db.insertInto('orders').values(row).execute();
   return row.id;
 }

@@ -6,7 +6,6 @@ import { createProviders } from '../../src/provider/index.js';
 import type { ProviderRegistry } from '../../src/provider/types.js';
 import { OutboxWorker } from '../../src/worker/worker.js';
 import type { WorkerOptions } from '../../src/worker/options.js';
-import { verifyLedger } from '../../src/wallet/ledger-verify.js';
 
 export { waitFor } from '../helpers/wait.js';
 
@@ -22,7 +21,13 @@ export const FAST: Partial<WorkerOptions> = { idleMaxMs: 10, backoffBaseMs: 10, 
 /** An in-process worker over the test's database; stopped by the caller (or `stopAll`). */
 export function newWorker(t: TestApp, options: Partial<WorkerOptions> = {}, providers?: ProviderRegistry, id?: string) {
   return new OutboxWorker(
-    { database: t.database, providers: providers ?? createProviders(t.config, t.database), log: silentLog },
+    {
+      database: t.database,
+      outbox: t.ctx.repositories.outbox,
+      deliveries: t.ctx.deliveries,
+      providers: providers ?? createProviders(t.config, t.database),
+      log: silentLog,
+    },
     { ...FAST, ...options },
     id,
   );
@@ -46,7 +51,7 @@ export async function waitForState(t: TestApp, key: string, orderId: string, sta
 }
 
 export async function ledgerMismatches(t: TestApp): Promise<string[]> {
-  return (await verifyLedger(t.database)).mismatches;
+  return (await t.ctx.ledger.verify()).mismatches;
 }
 
 export async function sandboxCalls(t: TestApp) {

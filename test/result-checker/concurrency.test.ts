@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { isUniqueViolation } from '../../src/db/dialect.js';
+import { isUniqueViolation, translateDriverError } from '../../src/db/unique-indexes.js';
 import { agentProfile, fixtureWith, ledgerProblems, liveKey, stockOf, useRcTestApp } from './support.js';
 
 const BUYERS = ['usr_r1', 'usr_r2', 'usr_r3', 'usr_r4', 'usr_r5'];
@@ -94,11 +94,11 @@ describe('result-checker purchases under concurrency', () => {
     const sold = await t.database.db.selectFrom('rc_transactions').selectAll().executeTakeFirstOrThrow();
     const copy = { ...sold, id: 'rc_copy', order_id: 'rc_copy', short_reference: 'RCCOPY0001' };
     await assert.rejects(t.database.db.insertInto('rc_transactions').values(copy).execute(), (error: unknown) =>
-      isUniqueViolation(error, 'rc_transactions_credential_id_key'),
+      isUniqueViolation(translateDriverError(error), 'rc_transactions_credential_id_key'),
     );
     await assert.rejects(
       t.database.db.insertInto('rc_transactions').values({ ...copy, credential_id: null, short_reference: sold.short_reference }).execute(),
-      (error: unknown) => isUniqueViolation(error, 'rc_transactions_short_reference_key'),
+      (error: unknown) => isUniqueViolation(translateDriverError(error), 'rc_transactions_short_reference_key'),
     );
   });
 

@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import { createTestApp, TEST_DIALECT, type TestApp } from '../helpers/app.js';
 import { runCli } from '../helpers/cli.js';
 import { KEYS } from '../helpers/keys.js';
-import { InventoryImportError, parseCredentialCsv } from '../../src/result-checker/csv.js';
+import { InventoryImportError, parseCredentialCsv } from '../../src/modules/result-checker/csv.js';
 import { cliEnv, ledgerProblems, stockOf } from './support.js';
 
 const BUY = '/api/v1/result-checker/buy-single';

@@ -2,9 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { KEYS } from '../helpers/keys.js';
-import { checkResultCheckerLedger } from '../../src/result-checker/ledger-checks.js';
-import { checkTopUpLedger } from '../../src/top-ups/ledger-checks.js';
-import { verifyLedger } from '../../src/wallet/ledger-verify.js';
+import { rcAndTopUpProblems } from './support.js';
 
 /**
  * The checks must catch what they claim to: each case breaks one thing directly in the
@@ -37,11 +35,11 @@ describe('ledger checks for result-checker purchases and top-ups', () => {
   });
   after(() => t.close());
 
-  const problems = async () => [...(await checkResultCheckerLedger(t.database.db)), ...(await checkTopUpLedger(t.database.db))];
+  const problems = () => rcAndTopUpProblems(t);
 
   test('clean after purchases (single, out of stock, bulk partial) and an approved top-up; registered in ledger verify', async () => {
     assert.deepEqual(await problems(), []);
-    const report = await verifyLedger(t.database);
+    const report = await t.ctx.ledger.verify();
     assert.deepEqual(report.mismatches, []);
     assert.equal(report.ok, true);
   });
@@ -57,7 +55,7 @@ describe('ledger checks for result-checker purchases and top-ups', () => {
     const found = await problems();
     assert.ok(found.some((p) => p.includes(`transaction ${failedSingle} (failed) ledger net GHS -15.00, expected GHS 0.00`)), found.join('\n'));
     assert.ok(found.some((p) => p.includes('rc ledger net GHS -33.00 but completed result-checker purchases total GHS 18.00')), found.join('\n'));
-    assert.equal((await verifyLedger(t.database)).ok, false);
+    assert.equal((await t.ctx.ledger.verify()).ok, false);
     await t.database.db.updateTable('ledger_entries').set({ available_delta: refund.available_delta }).where('id', '=', refund.id).execute();
     assert.deepEqual(await problems(), []);
   });

@@ -2,9 +2,8 @@ import fs from 'node:fs';
 import type { TestContext } from 'node:test';
 import { createTestApp, FIXTURE_SEED, type TestApp, type TestAppOptions } from '../helpers/app.js';
 import { cliDatabaseEnv } from '../helpers/cli.js';
-import { checkResultCheckerLedger } from '../../src/result-checker/ledger-checks.js';
-import { checkTopUpLedger } from '../../src/top-ups/ledger-checks.js';
-import { verifyLedger } from '../../src/wallet/ledger-verify.js';
+import { resultCheckerLedgerCheck } from '../../src/modules/result-checker/ledger-checks.js';
+import { topUpLedgerCheck } from '../../src/modules/top-ups/ledger-checks.js';
 
 /** createTestApp for one test, closed when it ends. */
 export async function useRcTestApp(c: TestContext, options?: TestAppOptions): Promise<TestApp> {
@@ -50,14 +49,23 @@ export function cliEnv(t: TestApp): Record<string, string> {
   return cliDatabaseEnv(t.testDb);
 }
 
+/** The result-checker and top-up checks of `ledger verify`, called directly on one snapshot. */
+export async function rcAndTopUpProblems(t: TestApp): Promise<string[]> {
+  const { resultChecker, topUps } = t.ctx.repositories;
+  return t.database.snapshot(async (tx) => [
+    ...(await resultCheckerLedgerCheck(resultChecker)(tx)),
+    ...(await topUpLedgerCheck(topUps)(tx)),
+  ]);
+}
+
 /**
- * `ledger verify` as the CLI runs it (every registered check, wallets against their ledger
- * included), plus this module's checks called directly so a lost registration is noticed too.
+ * `ledger verify` as the CLI runs it (every check of the composition root, wallets against their
+ * ledger included), plus this module's checks called directly so a check left out is noticed too.
  * [] means clean.
  */
 export async function ledgerProblems(t: TestApp): Promise<string[]> {
-  const report = await verifyLedger(t.database);
-  return [...report.mismatches, ...(await checkResultCheckerLedger(t.database.db)), ...(await checkTopUpLedger(t.database.db))];
+  const report = await t.ctx.ledger.verify();
+  return [...report.mismatches, ...(await rcAndTopUpProblems(t))];
 }
 
 export async function ledgerEntries(t: TestApp, profileId: string, mode: 'live' | 'test') {

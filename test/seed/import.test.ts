@@ -5,7 +5,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../src/db/schema.js';
-import { importSeed, parseSeed, SeedError } from '../../src/seed/import.js';
+import { parseSeed, SeedError } from '../../src/seed/import.js';
 import { createTestApp, FIXTURE_SEED, TEST_DIALECT, type TestApp } from '../helpers/app.js';
 import { runCli } from '../helpers/cli.js';
 import { KEYS } from '../helpers/keys.js';
@@ -35,12 +35,12 @@ describe('seed import (decisions.md §2)', () => {
 
   test('importing twice gives the same rows and credits each wallet once', async () => {
     const seed = parseSeed(fs.readFileSync(FIXTURE_SEED, 'utf8'));
-    const first = await importSeed(t.database, seed, t.ctx.cipher);
+    const first = await t.ctx.seeds.import(seed);
     assert.equal(first.walletsCreated, 10);
     assert.equal(first.credentialsAdded, 4);
     assert.equal(first.apiKeysAdded, 10);
     const afterFirst = await counts(t.database.db);
-    const second = await importSeed(t.database, seed, t.ctx.cipher);
+    const second = await t.ctx.seeds.import(seed);
     assert.equal(second.walletsCreated, 0);
     assert.equal(second.credentialsAdded, 0);
     assert.equal(second.credentialsSkipped, 4);
@@ -60,7 +60,7 @@ describe('seed import (decisions.md §2)', () => {
     seed.dataPackages[0].price = 11.5;
     seed.dataPackages[0].rolePrices = { Agent: 9.75 };
     seed.operators[0].name = 'Alpha Mobile Ghana';
-    await importSeed(t.database, parseSeed(JSON.stringify(seed)), t.ctx.cipher);
+    await t.ctx.seeds.import(parseSeed(JSON.stringify(seed)));
     const customer = await t.call('GET', '/api/v1/packages/pkg_a_1gb', { key: KEYS.customerLive });
     assert.equal(customer.body.data.price, 11.5);
     assert.equal(customer.body.data.operatorName, 'Alpha Mobile Ghana');
@@ -90,7 +90,7 @@ describe('seed import (decisions.md §2)', () => {
         breakIt(seed);
         const empty = await counts(fresh.database.db);
         await assert.rejects(
-          async () => importSeed(fresh.database, parseSeed(JSON.stringify(seed)), fresh.ctx.cipher),
+          async () => fresh.ctx.seeds.import(parseSeed(JSON.stringify(seed))),
           (error: unknown) => {
             assert.ok(error instanceof SeedError, String(error));
             assert.match(error.message, message);

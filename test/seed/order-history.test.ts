@@ -4,8 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import type { Kysely } from 'kysely';
 import { formatSummary } from '../../src/cli/commands/import.js';
 import type { DB } from '../../src/db/schema.js';
-import { importSeed, parseSeed, SeedError } from '../../src/seed/import.js';
-import { verifyLedger } from '../../src/wallet/ledger-verify.js';
+import { parseSeed, SeedError } from '../../src/seed/import.js';
 import { createTestApp, FIXTURE_SEED, type TestApp } from '../helpers/app.js';
 import { KEYS } from '../helpers/keys.js';
 import { buySingle, newWorker, waitForState } from '../orders/support.js';
@@ -69,7 +68,7 @@ describe('seed import: order history (orders section)', () => {
   after(() => t.close());
 
   test('imported orders read like settled orders, and the wallet paid for the completed ones', async () => {
-    const summary = await importSeed(t.database, parseSeed(JSON.stringify(seed)), t.ctx.cipher);
+    const summary = await t.ctx.seeds.import(parseSeed(JSON.stringify(seed)));
     assert.equal(summary.orders, 6);
     assert.equal(summary.ordersImported, 6);
     assert.equal(summary.ordersSkipped, 0);
@@ -170,21 +169,21 @@ describe('seed import: order history (orders section)', () => {
       ]);
     }
     assert.equal((await counts(t.database.db)).outbox, 0, 'settled history has nothing for the worker');
-    const report = await verifyLedger(t.database);
+    const report = await t.ctx.ledger.verify();
     assert.deepEqual(report.mismatches, []);
     assert.equal(report.ok, true);
   });
 
   test('a re-import skips known orders: no second charge, even when the file now says otherwise', async () => {
     const before = await counts(t.database.db);
-    const again = await importSeed(t.database, parseSeed(JSON.stringify(seed)), t.ctx.cipher);
+    const again = await t.ctx.seeds.import(parseSeed(JSON.stringify(seed)));
     assert.deepEqual([again.orders, again.ordersImported, again.ordersSkipped], [6, 0, 6]);
 
     const changed = fixtureWithHistory();
     const firstOrder = changed.orders[0];
     if (firstOrder) Object.assign(firstOrder, { state: 'failed', amount: 1 });
     changed.orders.push({ ...firstOrder, id: 'ord_hist_7', beneficiaryMsisdn: '0244123460', state: 'completed', createdAt: NOW - 30 * 60_000 } as (typeof changed.orders)[number]);
-    const third = await importSeed(t.database, parseSeed(JSON.stringify(changed)), t.ctx.cipher);
+    const third = await t.ctx.seeds.import(parseSeed(JSON.stringify(changed)));
     assert.deepEqual([third.ordersImported, third.ordersSkipped], [1, 6]);
 
     const afterCounts = await counts(t.database.db);
@@ -193,7 +192,7 @@ describe('seed import: order history (orders section)', () => {
     assert.deepEqual(await t.wallet('usr_super', 'live'), { available: 44_575, held: 0 });
     const first = await t.call('GET', '/api/v1/orders/ord_hist_1', { key: KEYS.superLive });
     assert.deepEqual([first.body.data.state, first.body.data.amount], ['completed', 8.5], 'history is immutable');
-    assert.deepEqual((await verifyLedger(t.database)).mismatches, []);
+    assert.deepEqual((await t.ctx.ledger.verify()).mismatches, []);
   });
 });
 
@@ -232,7 +231,7 @@ describe('seed import: a bad order entry rejects the whole file', () => {
       const seed = fixtureWithHistory();
       mutate(seed);
       await assert.rejects(
-        async () => importSeed(t.database, parseSeed(JSON.stringify(seed)), t.ctx.cipher),
+        async () => t.ctx.seeds.import(parseSeed(JSON.stringify(seed))),
         (error: unknown) => {
           assert.ok(error instanceof SeedError, String(error));
           assert.match(error.message, message);
@@ -246,12 +245,12 @@ describe('seed import: a bad order entry rejects the whole file', () => {
 
   test('a bad entry in a re-import leaves the existing data untouched', async () => {
     const seed = fixtureWithHistory();
-    await importSeed(t.database, parseSeed(JSON.stringify(seed)), t.ctx.cipher);
+    await t.ctx.seeds.import(parseSeed(JSON.stringify(seed)));
     const before = await counts(t.database.db);
     const walletBefore = await t.wallet('usr_super', 'live');
     seed.orders.push({ ...(seed.orders[0] as (typeof seed.orders)[number]), id: 'ord_hist_new', createdAt: NOW - HOUR });
     seed.orders.push({ ...(seed.orders[0] as (typeof seed.orders)[number]), id: 'ord_hist_bad', beneficiaryMsisdn: '0300000000' });
-    await assert.rejects(async () => importSeed(t.database, parseSeed(JSON.stringify(seed)), t.ctx.cipher), /orders\[7\] \(id "ord_hist_bad"\)/);
+    await assert.rejects(async () => t.ctx.seeds.import(parseSeed(JSON.stringify(seed))), /orders\[7\] \(id "ord_hist_bad"\)/);
     assert.deepEqual(await counts(t.database.db), before);
     assert.deepEqual(await t.wallet('usr_super', 'live'), walletBefore);
   });
@@ -290,12 +289,12 @@ describe('seed import: long histories are booked in batches', () => {
     Object.assign(tooMuch.orders[1199] as object, { amount: 99.9 });
     Object.assign(tooMuch.orders[1] as object, { amount: 28.2 });
     await assert.rejects(
-      async () => importSeed(t.database, parseSeed(JSON.stringify(tooMuch)), t.ctx.cipher),
+      async () => t.ctx.seeds.import(parseSeed(JSON.stringify(tooMuch))),
       /^SeedError: orders\[1\] \(id "ord_long_1"\): the live wallet of profile "usr_agent" cannot afford it \(GHS 28\.15 available, GHS 28\.20 required\)/,
     );
     assert.equal((await counts(t.database.db)).orders, 0);
 
-    const summary = await importSeed(t.database, parseSeed(JSON.stringify(longHistory())), t.ctx.cipher);
+    const summary = await t.ctx.seeds.import(parseSeed(JSON.stringify(longHistory())));
     assert.equal(summary.ordersImported, 1200);
     assert.deepEqual(await t.wallet('usr_super', 'live'), { available: 50_000 - 480 * 15, held: 0 });
     assert.deepEqual(await t.wallet('usr_agent', 'live'), { available: 10_000 - 480 * 15, held: 0 });
@@ -314,7 +313,7 @@ describe('seed import: long histories are booked in batches', () => {
     const newest = await t.call('GET', '/api/v1/orders?limit=1', { key: KEYS.superLive });
     assert.equal(newest.body.data.orders[0]._id, 'ord_long_0');
     assert.equal(newest.body.data.orders[0].walletBalanceAfter, 428);
-    assert.deepEqual((await verifyLedger(t.database)).mismatches, []);
+    assert.deepEqual((await t.ctx.ledger.verify()).mismatches, []);
   });
 });
 
@@ -339,7 +338,7 @@ describe('seed import: history matches what the live path leaves', () => {
     }
     const seed = JSON.parse(fs.readFileSync(FIXTURE_SEED, 'utf8')) as Record<string, unknown>;
     seed.orders = [history()[5]];
-    await importSeed(t.database, parseSeed(JSON.stringify(seed)), t.ctx.cipher);
+    await t.ctx.seeds.import(parseSeed(JSON.stringify(seed)));
 
     const live = (await t.call('GET', `/api/v1/orders/${liveId}`, { key: KEYS.agentLive })).body.data;
     const imported = (await t.call('GET', '/api/v1/orders/ord_hist_6', { key: KEYS.agentLive })).body.data;
@@ -351,6 +350,6 @@ describe('seed import: history matches what the live path leaves', () => {
     const shape = (rows: Awaited<ReturnType<typeof ledgerOf>>) =>
       rows.map((r) => ({ ...r, order_item_id: 'item', idempotency_key: r.idempotency_key?.replace(r.order_item_id ?? '', 'item') }));
     assert.deepEqual(shape(await ledgerOf(t, 'ord_hist_6')), shape(await ledgerOf(t, liveId)));
-    assert.deepEqual((await verifyLedger(t.database)).mismatches, []);
+    assert.deepEqual((await t.ctx.ledger.verify()).mismatches, []);
   });
 });

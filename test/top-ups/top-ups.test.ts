@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import type { TestApp } from '../helpers/app.js';
 import { runCli } from '../helpers/cli.js';
 import { KEYS } from '../helpers/keys.js';
-import { TopUpDecisionError } from '../../src/top-ups/service.js';
+import { DomainError } from '../../src/domain/errors.js';
 import { cliEnv, ledgerEntries, ledgerProblems, useRcTestApp } from '../result-checker/support.js';
 
 const REQUEST = '/api/v1/top-ups/request';
@@ -21,7 +21,7 @@ async function request(t: TestApp, key: string, body: Record<string, unknown>) {
   return res.body.data as { _id: string; status: string; amount: number; createdAt: number };
 }
 
-const refused = (pattern: RegExp) => (error: unknown) => error instanceof TopUpDecisionError && pattern.test(error.message);
+const refused = (pattern: RegExp) => (error: unknown) => error instanceof DomainError && pattern.test(error.message);
 
 describe('POST /api/v1/top-ups/request (decisions.md §7)', () => {
   test('a live request is 201 with the exact record, pending; the wallet is untouched', async (c) => {

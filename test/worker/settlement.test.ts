@@ -5,7 +5,7 @@ import { KEYS } from '../helpers/keys.js';
 import { createProviders } from '../../src/provider/index.js';
 import { SandboxProvider } from '../../src/provider/sandbox.js';
 import { ProviderError, type DataProvider, type ProviderRegistry } from '../../src/provider/types.js';
-import { claimDue } from '../../src/worker/outbox-repository.js';
+import { SandboxStore } from '../../src/provider/sandbox-repository.js';
 import { buySingle, FAST, ledgerMismatches, newWorker, sandboxCalls, waitFor } from '../orders/support.js';
 
 describe('worker: submission and settlement through the sandbox (decisions §3, §5)', () => {
@@ -109,7 +109,7 @@ describe('worker: submission and settlement through the sandbox (decisions §3, 
   });
 
   test('a callback-style provider can report the outcome through the worker', async () => {
-    const sandbox = new SandboxProvider(t.database, 60_000); // never resolves by polling within the test
+    const sandbox = new SandboxProvider(new SandboxStore(t.database), 60_000); // never resolves by polling within the test
     const providers: ProviderRegistry = { forMode: () => sandbox };
     const worker = newWorker(t, {}, providers);
     const orderId = (await buySingle(t, KEYS.superLive, '0244300021')).body.data.orderId;
@@ -184,7 +184,7 @@ describe('worker: submission and settlement through the sandbox (decisions §3, 
   });
 
   test('crash after the provider accepted but before it was recorded: the re-submission is recognised, one delivery', async () => {
-    const sandbox = new SandboxProvider(t.database, 30);
+    const sandbox = new SandboxProvider(new SandboxStore(t.database), 30);
     const orderId = (await buySingle(t, KEYS.superLive, '0244300051')).body.data.orderId;
     const item = await itemOf(orderId);
     // What the crashed worker did before dying: the provider has the submission, we have no record of it.
@@ -205,8 +205,8 @@ describe('worker: submission and settlement through the sandbox (decisions §3, 
 
   test('a crashed worker\'s lease blocks others until it expires, then the row is picked up', async () => {
     const orderId = (await buySingle(t, KEYS.superLive, '0244300061')).body.data.orderId;
-    const claimed = await t.database.transaction((trx) =>
-      claimDue(trx, t.database.dialect, { workerId: 'crashed-worker', now: Date.now(), leaseMs: 300, limit: 100 }),
+    const claimed = await t.database.unit((tx) =>
+      t.ctx.repositories.outbox.claimDue(tx, { workerId: 'crashed-worker', now: Date.now(), leaseMs: 300, limit: 100 }),
     );
     assert.ok(claimed.length >= 1);
     const worker = newWorker(t);

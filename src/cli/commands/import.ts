@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import type { Command } from 'commander';
-import { importSeed, parseSeed, SeedError, type ImportSummary } from '../../seed/import.js';
+import { parseSeed, SeedError, type ImportSummary } from '../../seed/import.js';
 import { CliError, withRuntime, type Runtime } from '../runtime.js';
 
 export async function importSeedFile(rt: Runtime, file: string): Promise<ImportSummary> {
@@ -11,7 +11,7 @@ export async function importSeedFile(rt: Runtime, file: string): Promise<ImportS
     throw new CliError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
   try {
-    return await importSeed(rt.ctx.database, parseSeed(text), rt.ctx.cipher);
+    return await rt.ctx.seeds.import(parseSeed(text));
   } catch (error) {
     if (error instanceof SeedError) throw new CliError(`import rejected, nothing written: ${error.message}`);
     throw error;

@@ -1,14 +1,21 @@
 import type { Command } from 'commander';
-import type { Mode } from '../../db/schema.js';
-import { newId } from '../../lib/ids.js';
-import { generateApiKey, parseApiKey } from '../../profiles/api-keys.js';
-import * as repo from '../../profiles/repository.js';
-import { ensureWallet } from '../../wallet/service.js';
+import { DomainError } from '../../domain/errors.js';
+import type { Mode } from '../../domain/types.js';
 import { CliError, withRuntime } from '../runtime.js';
 
 function parseMode(value: string): Mode {
   if (value !== 'live' && value !== 'test') throw new CliError('--mode must be live or test');
   return value;
+}
+
+/** A refusal of the service as one line. */
+async function refusedAsCliError<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof DomainError) throw new CliError(error.message);
+    throw error;
+  }
 }
 
 export function register(program: Command): void {
@@ -22,17 +29,7 @@ export function register(program: Command): void {
     .action(async (opts: { profile: string; mode: string }) => {
       const mode = parseMode(opts.mode);
       await withRuntime(async ({ ctx }) => {
-        const key = generateApiKey(mode);
-        const parsed = parseApiKey(key);
-        if (!parsed) throw new Error('generated key does not parse');
-        const id = newId('key');
-        await ctx.database.transaction(async (trx) => {
-          const profile = await repo.findProfile(trx, opts.profile);
-          if (!profile) throw new CliError(`no profile ${opts.profile}`);
-          const now = Date.now();
-          await ensureWallet(trx, profile.id, mode, 0, now);
-          await repo.insertKey(trx, { id, profileId: profile.id, mode, hash: parsed.hash, prefix: parsed.prefix, revoked: false, now });
-        });
+        const { id, key } = await refusedAsCliError(() => ctx.profiles.createKey(opts.profile, mode));
         console.log(`key id: ${id}\nAPI key (shown once, store it now): ${key}`);
       }, { logLevel: 'warn' });
     });
@@ -43,7 +40,7 @@ export function register(program: Command): void {
     .description('list a profile’s keys (ids, prefixes, mode, state)')
     .action(async (opts: { profile: string }) => {
       await withRuntime(async ({ ctx }) => {
-        const rows = await repo.listKeys(ctx.database.read, opts.profile);
+        const rows = await ctx.profiles.listKeys(opts.profile);
         if (!rows.length) console.log(`no keys for ${opts.profile}`);
         for (const k of rows) {
           const used = k.last_used_at ? new Date(k.last_used_at).toISOString() : 'never';
@@ -58,10 +55,7 @@ export function register(program: Command): void {
     .description('revoke a key: it is refused from the next request on')
     .action(async (keyId: string) => {
       await withRuntime(async ({ ctx }) => {
-        const key = await repo.findKey(ctx.database.db, keyId);
-        if (!key) throw new CliError(`no key ${keyId}`);
-        if (key.revoked) throw new CliError(`key ${keyId} is already revoked`);
-        await repo.revokeKey(ctx.database.db, keyId, Date.now());
+        const key = await refusedAsCliError(() => ctx.profiles.revokeKey(keyId));
         console.log(`revoked ${keyId} (${key.prefix})`);
       }, { logLevel: 'warn' });
     });

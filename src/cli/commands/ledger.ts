@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { verifyLedger } from '../../wallet/ledger-verify.js';
 import { CliError, withRuntime } from '../runtime.js';
 
 export function register(program: Command): void {
@@ -9,7 +8,7 @@ export function register(program: Command): void {
     .command('verify')
     .description('recompute every wallet from the ledger and the orders; exits 1 naming each mismatch')
     .action(async () => {
-      const report = await withRuntime(({ ctx }) => verifyLedger(ctx.database), { logLevel: 'warn' });
+      const report = await withRuntime(({ ctx }) => ctx.ledger.verify(), { logLevel: 'warn' });
       if (report.ok) {
         console.log(`ledger verify: OK (${report.wallets} wallets, ${report.entries} entries)`);
         return;

@@ -1,9 +1,7 @@
 import type { Command } from 'commander';
-import { AppError } from '../../http/errors.js';
-import { toGhs } from '../../lib/money.js';
+import { DomainError } from '../../domain/errors.js';
+import { formatGhs as ghs } from '../../lib/money.js';
 import { CliError, withRuntime } from '../runtime.js';
-
-const ghs = (pesewas: number) => `GHS ${toGhs(pesewas).toFixed(2)}`;
 
 function duration(ms: number): string {
   const minutes = Math.floor(ms / 60_000);
@@ -59,7 +57,7 @@ export function register(program: Command): void {
           const r = await ctx.orders.reverse(orderId, opts.reason);
           console.log(`reversed ${r.orderId} (${r.shortReference}): refunded ${ghs(r.refunded)}; wallet available now ${ghs(r.availableAfter)}`);
         } catch (error) {
-          if (error instanceof AppError) throw new CliError(`cannot reverse: ${error.message}`);
+          if (error instanceof DomainError) throw new CliError(`cannot reverse: ${error.message}`);
           throw error;
         }
       }, { logLevel: 'warn' });

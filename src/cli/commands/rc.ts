@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import type { Command } from 'commander';
-import { InventoryImportError } from '../../result-checker/csv.js';
+import { InventoryImportError } from '../../modules/result-checker/csv.js';
 import { CliError, withRuntime } from '../runtime.js';
 
 export function register(program: Command): void {

@@ -5,7 +5,7 @@ import { backgroundTasks } from './worker.js';
 
 export async function serve(rt: Runtime): Promise<{ url: string }> {
   const tasks: BackgroundTask[] = rt.ctx.config.worker === 'inline' ? backgroundTasks(rt) : [];
-  const server = await startServer(rt.ctx, rt.logger, tasks, rt.close);
+  const server = await startServer(rt.ctx, rt.logger, tasks, () => rt.close());
   rt.logger.info({ url: server.url, worker: rt.ctx.config.worker }, 'partner-api listening');
   return { url: server.url };
 }

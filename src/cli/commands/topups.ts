@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
-import type { Mode, TopUpRow, TopUpStatus } from '../../db/schema.js';
-import { toGhs } from '../../lib/money.js';
-import { TopUpDecisionError } from '../../top-ups/service.js';
+import type { TopUpRow, TopUpStatus } from '../../db/schema.js';
+import { DomainError } from '../../domain/errors.js';
+import type { Mode } from '../../domain/types.js';
+import { formatGhs } from '../../lib/money.js';
 import { CliError, withRuntime } from '../runtime.js';
 
 const STATUSES: readonly TopUpStatus[] = ['pending', 'approved', 'rejected'];
@@ -27,14 +28,14 @@ function parseLimit(value: string): number {
 function line(t: TopUpRow): string {
   const decided = t.decided_at ? `  ${t.status} ${new Date(t.decided_at).toISOString()} by ${t.decided_by ?? '?'}` : '';
   const reason = t.rejection_reason ? `  reason: ${t.rejection_reason}` : '';
-  return `${t.id}  ${t.mode}  ${t.profile_id}  ${t.status}  GHS ${toGhs(t.amount).toFixed(2)}  ${t.method}  ref ${t.reference}  requested ${new Date(t.created_at).toISOString()}${decided}${reason}`;
+  return `${t.id}  ${t.mode}  ${t.profile_id}  ${t.status}  ${formatGhs(t.amount)}  ${t.method}  ref ${t.reference}  requested ${new Date(t.created_at).toISOString()}${decided}${reason}`;
 }
 
 async function decide(work: () => Promise<TopUpRow>): Promise<TopUpRow> {
   try {
     return await work();
   } catch (error) {
-    if (error instanceof TopUpDecisionError) throw new CliError(`refused: ${error.message}`);
+    if (error instanceof DomainError) throw new CliError(`refused: ${error.message}`);
     throw error;
   }
 }
@@ -67,7 +68,7 @@ export function register(program: Command): void {
     .action(async (id: string, opts: { by?: string }) => {
       await withRuntime(async ({ ctx }) => {
         const row = await decide(() => ctx.topUps.approve(id, opts.by ?? defaultDecider()));
-        console.log(`approved ${row.id}: credited GHS ${toGhs(row.amount).toFixed(2)} to ${row.profile_id} (${row.mode})`);
+        console.log(`approved ${row.id}: credited ${formatGhs(row.amount)} to ${row.profile_id} (${row.mode})`);
       }, { logLevel: 'warn' });
     });
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { ProfileService, AuthContext } from '../../profiles/service.js';
+import type { AuthContext, ProfileService } from '../../modules/profiles/service.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -1,0 +1,133 @@
+import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import cors from '@fastify/cors';
+import swagger from '@fastify/swagger';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
+import type { AppContext } from './context.js';
+import { answerClientError, registerErrorHandling } from './http/errors.js';
+import { requireApiKey } from './http/plugins/auth.js';
+import { closeAfterEarlyAnswers } from './http/plugins/early-answers.js';
+import { ErrorEnvelope } from './http/responses.js';
+import { RouteIndex } from './http/route-index.js';
+import { healthRoutes } from './http/routes/health.js';
+import { validatorCompiler } from './http/validation.js';
+import { catalogRoutes } from './modules/catalog/routes.js';
+import { dataBundleRoutes, orderRoutes } from './modules/orders/routes.js';
+import { profileRoutes } from './modules/profiles/routes.js';
+import { resultCheckerRoutes } from './modules/result-checker/routes.js';
+import { topUpRoutes } from './modules/top-ups/routes.js';
+import { walletRoutes } from './modules/wallet/routes.js';
+
+export interface BuildAppOptions {
+  /** The process logger; omitted in tests, which keep the app silent. */
+  logger?: FastifyBaseLogger;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+/** Builds the whole HTTP app without listening (tests `inject` into it; server.ts listens). */
+export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): Promise<FastifyInstance> {
+  const timeouts = ctx.config.httpTimeouts;
+  const app = Fastify({
+    ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
+    bodyLimit: ctx.config.bodyLimitBytes,
+    // Node checks the header and request timeouts every connectionsCheckingInterval (30 s by
+    // default, which would let a slow client hold a connection up to twice as long as configured).
+    serverFactory: (handler) =>
+      http.createServer(
+        {
+          headersTimeout: timeouts.headersMs,
+          requestTimeout: timeouts.requestMs,
+          keepAliveTimeout: timeouts.keepAliveMs,
+          connectionsCheckingInterval: 1_000,
+        },
+        handler,
+      ),
+    clientErrorHandler: (error, socket) => answerClientError(error, socket),
+    requestIdHeader: false,
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    // Ids are at most 128 characters: longer segments fail validation (400); beyond 512 the router
+    // refuses them itself, and frameworkErrors keeps even that in our envelope.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 512 },
+    frameworkErrors: (error, _request, rawReply) => {
+      const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
+      const reply = rawReply as FastifyReply;
+      void reply.code(tooLong ? 414 : 400).send({
+        success: false,
+        error: { code: 'INVALID_REQUEST', message: tooLong ? 'A path segment is too long' : 'The URL is malformed' },
+      });
+    },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+
+  const routeIndex = new RouteIndex();
+  app.decorate('routeIndex', routeIndex);
+  app.addHook('onRoute', (route) => {
+    if (route.config?.catchAll === true || route.url === '*') return;
+    for (const method of [route.method].flat()) if (method !== 'OPTIONS') routeIndex.add(method, route.url);
+  });
+
+  // Set as the request arrives, so error replies keep it too; a callback hook costs no promise.
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header('x-request-id', request.id);
+    done();
+  });
+
+  // SQLite's group commit makes a commit visible to reads while its fsync still runs (see WalSync):
+  // no reply leaves before everything it could have read is on disk. Nothing to wait for on PostgreSQL.
+  app.addHook('onSend', (_request, _reply, payload, done) => {
+    const durable = ctx.database.whenDurable();
+    if (!durable) return done(null, payload);
+    durable.then(
+      () => done(null, payload),
+      (error: unknown) => done(error instanceof Error ? error : new Error(String(error))),
+    );
+  });
+
+  // The API takes JSON only: without Fastify's text/plain parser a wrong Content-Type is a clear
+  // 415 instead of a string reaching the body schema.
+  app.removeContentTypeParser('text/plain');
+  registerErrorHandling(app, routeIndex);
+  closeAfterEarlyAnswers(app);
+  app.addSchema(ErrorEnvelope);
+
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Partner API', version: '1.0.0', description: 'Partner Wallet, Catalog and Ordering API' },
+      components: { securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-KEY' } } },
+      security: [{ apiKey: [] }],
+    },
+  });
+
+  // Spec §5.7: GET, POST, OPTIONS; Content-Type and X-API-KEY. Preflight needs no key.
+  await app.register(cors, {
+    origin: '*',
+    methods: ['GET', 'POST', 'OPTIONS'],
+    allowedHeaders: ['Content-Type', 'X-API-KEY'],
+    exposedHeaders: ['X-Request-Id'],
+    maxAge: 600,
+  });
+
+  await app.register(healthRoutes, { database: ctx.database });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  await app.register(
+    async (api) => {
+      requireApiKey(api, ctx.profiles);
+      await api.register(profileRoutes, { profiles: ctx.profiles });
+      await api.register(walletRoutes, { wallets: ctx.wallets });
+      await api.register(catalogRoutes, { catalog: ctx.catalog });
+      await api.register(resultCheckerRoutes, { resultChecker: ctx.resultChecker });
+      await api.register(dataBundleRoutes, { purchases: ctx.purchases });
+      await api.register(orderRoutes, { orders: ctx.orders });
+      await api.register(topUpRoutes, { topUps: ctx.topUps });
+    },
+    { prefix: '/api/v1' },
+  );
+
+  return app;
+}

@@ -1,0 +1,65 @@
+/**
+ * One error family for the whole service, in domain terms. A service refuses with a DomainError:
+ * why (the refusal) and the documented code. The edge gives each refusal its HTTP status in one
+ * place (src/http/errors.ts); the CLI prints the message.
+ */
+
+/** Every error code the API documents (spec §7, decisions §9, integrator-features). */
+export const ERROR_CODES = [
+  'UNAUTHORIZED',
+  'INVALID_JSON',
+  'INVALID_REQUEST',
+  'NOT_FOUND',
+  'METHOD_NOT_ALLOWED',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'PROFILE_NOT_FOUND',
+  'PROFILE_SUSPENDED',
+  'ORDER_NOT_FOUND',
+  'PACKAGE_NOT_FOUND',
+  'INVALID_ORDER_TYPE',
+  'TOPUP_REQUEST_FAILED',
+  'BUY_DATA_FAILED',
+  'BUY_DATA_BULK_FAILED',
+  'RC_WALLET_BUY_FAILED',
+  'RC_WALLET_BULK_BUY_FAILED',
+  'INTERNAL_ERROR',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** Why a request was refused. */
+export type Refusal =
+  /** The input is wrong (a bad field, an unknown package, a number that is not a mobile number). */
+  | 'invalid'
+  /** No valid API key. */
+  | 'unauthenticated'
+  /** The wallet cannot pay. */
+  | 'insufficient_funds'
+  /** The caller may not do this (role, suspension). */
+  | 'forbidden'
+  /** The record does not exist, or is not the caller's. */
+  | 'not_found'
+  /** The state of things refuses it (an open delivery for the number, a repeated reference, out of stock). */
+  | 'conflict'
+  /** The request is well formed but out of range in a way the contract singles out (bulk item count). */
+  | 'unprocessable';
+
+export class DomainError extends Error {
+  constructor(
+    readonly refusal: Refusal,
+    readonly code: ErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'DomainError';
+  }
+}
+
+export const invalid = (code: ErrorCode, message: string) => new DomainError('invalid', code, message);
+export const unauthenticated = (message: string) => new DomainError('unauthenticated', 'UNAUTHORIZED', message);
+export const insufficientFunds = (code: ErrorCode, message: string) => new DomainError('insufficient_funds', code, message);
+export const forbidden = (code: ErrorCode, message: string) => new DomainError('forbidden', code, message);
+export const notFound = (code: ErrorCode, message: string) => new DomainError('not_found', code, message);
+export const conflict = (code: ErrorCode, message: string) => new DomainError('conflict', code, message);
+export const unprocessable = (code: ErrorCode, message: string) => new DomainError('unprocessable', code, message);

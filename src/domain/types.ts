@@ -1,0 +1,10 @@
+/** Every wallet, order, top-up and result-checker transaction belongs to one mode (decisions §4). */
+export type Mode = 'live' | 'test';
+export const MODES: readonly Mode[] = ['live', 'test'];
+
+/** Account roles (spec §1): prices and permissions depend on them. */
+export type Role = 'Agent' | 'SuperAgent' | 'Customer' | 'Staff';
+export const ROLES: readonly Role[] = ['Agent', 'SuperAgent', 'Customer', 'Staff'];
+
+/** The service's time source, unix ms: given to every service by the composition root (tests set it). */
+export type Clock = () => number;

@@ -1,0 +1,22 @@
+import { Type } from 'typebox';
+
+/** The error envelope of spec §2.1, and the error responses each route declares (OpenAPI). */
+export const ErrorEnvelope = Type.Object(
+  {
+    success: Type.Literal(false),
+    error: Type.Object({ message: Type.String(), code: Type.String() }),
+  },
+  { $id: 'ErrorEnvelope' },
+);
+
+const errorRef = Type.Ref('ErrorEnvelope');
+
+/** Error responses every authenticated route can give. */
+export const authErrors = {
+  401: errorRef,
+  403: errorRef,
+  500: errorRef,
+} as const;
+
+export const withErrors = (...statuses: (400 | 402 | 404 | 409 | 413 | 422)[]) =>
+  Object.fromEntries(statuses.map((s) => [s, errorRef])) as Record<number, typeof errorRef>;

@@ -1,0 +1,144 @@
+import type { Database } from '../../db/connection.js';
+import type { ItemStatus } from '../../db/schema.js';
+import type { Clock } from '../../domain/types.js';
+import type { ProviderOutcome } from '../../provider/types.js';
+import { ledgerKeys } from '../wallet/ledger-keys.js';
+import type { WalletRepository } from '../wallet/repository.js';
+import { orderStateAfter } from './order-state.js';
+import type { ClaimedRow, OutboxRepository } from './outbox-repository.js';
+import type { ItemCounts, ItemWithOrder, OrderRepository } from './repository.js';
+
+/**
+ * What happens to a delivery after the purchase: its submission recorded, its outcome settled.
+ * Each is one unit of work that locks the parent order first (one lock order everywhere: order,
+ * item, wallet, outbox), so concurrent settlements of one bulk order see each other's counts.
+ */
+
+export interface SubmissionRecord {
+  outboxId: number;
+  workerId: string;
+  orderId: string;
+  itemId: string;
+  attempt: number;
+  providerRef: string;
+  pollAt: number;
+  now: number;
+}
+
+export interface Settlement {
+  itemId: string;
+  /** The item's order (the caller has read the item; an item never changes order). */
+  orderId: string;
+  attempt: number;
+  outcome: ProviderOutcome;
+  /** Statuses the item may settle from: 'processing' normally; 'pending' too when a submission was refused. */
+  from: ItemStatus[];
+  now: number;
+}
+
+export class DeliveryService {
+  constructor(
+    private readonly database: Database,
+    private readonly orders: OrderRepository,
+    private readonly outbox: OutboxRepository,
+    private readonly wallets: WalletRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  /** The deliveries of a claimed batch as they are now, in one read; missing items are absent. */
+  async itemsOf(claimed: readonly ClaimedRow[]): Promise<Map<string, ItemWithOrder>> {
+    const items = await this.orders.findItemsWithOrders(claimed.map((row) => row.order_item_id));
+    return new Map(items.map((item) => [item.id, item]));
+  }
+
+  async item(itemId: string): Promise<ItemWithOrder | undefined> {
+    return this.orders.findItemWithOrder(itemId);
+  }
+
+  /**
+   * The provider accepted attempt `attempt`: item → processing with submitted_at, outbox row → poll.
+   * Returns false when this worker no longer holds the row's lease (another worker took it over and
+   * records the same idempotent submission itself).
+   */
+  async recordSubmission(s: SubmissionRecord): Promise<boolean> {
+    return this.database.unit(async (tx) => {
+      await this.orders.holdLock(tx, s.orderId);
+      if (!(await this.outbox.markSubmitted(tx, s.outboxId, s.workerId, s.pollAt))) return false;
+      const moved = await this.orders.markItemSubmitted(tx, {
+        itemId: s.itemId,
+        attempt: s.attempt,
+        providerRef: s.providerRef,
+        now: s.now,
+      });
+      if (moved) this.orders.markOrderSubmitted(tx, s.orderId, s.now);
+      return true;
+    });
+  }
+
+  /**
+   * Books the outcome of one delivery exactly once: completed spends the hold, failed returns it
+   * to available (decisions §3). Returns false, changing nothing, when the item already left that
+   * state (settled before, or retried since).
+   */
+  async settle(s: Settlement): Promise<boolean> {
+    return this.database.unit(async (tx) => {
+      const order = await this.orders.lockWithWallet(tx, s.orderId);
+      if (!order) return false;
+      const errorMessage = s.outcome.status === 'failed' ? s.outcome.errorMessage : null;
+      const settled = await this.orders.settleItem(tx, {
+        itemId: s.itemId,
+        attempt: s.attempt,
+        from: s.from,
+        outcome: s.outcome.status,
+        errorMessage,
+        now: s.now,
+      });
+      if (!settled) return false;
+      if (order.wallet_id === null) throw new Error(`wallet of order ${order.id} not found`);
+      const completed = s.outcome.status === 'completed';
+      // A single order has this one item: its counts need no query.
+      const counts: ItemCounts =
+        order.is_bulk === 1
+          ? await this.orders.itemCounts(tx, order.id)
+          : { open: 0, completed: completed ? 1 : 0, failed: completed ? 0 : 1, total: 1, firstError: errorMessage };
+      // The hold of this attempt (the guarded update returned its amount) is spent or returned.
+      const balances = await this.wallets.post(
+        tx,
+        {
+          walletId: order.wallet_id,
+          kind: completed ? 'data_settle' : 'data_release',
+          availableDelta: completed ? 0 : settled.amount,
+          heldDelta: -settled.amount,
+          orderId: order.id,
+          orderItemId: s.itemId,
+          idempotencyKey: completed ? ledgerKeys.settle(s.itemId, s.attempt) : ledgerKeys.release(s.itemId, s.attempt),
+          memo: completed ? 'Data bundle delivered' : 'Data bundle not delivered: hold returned',
+        },
+        s.now,
+      );
+      // The hold of this attempt is in `held`; anything else means the books are already wrong.
+      if (!balances) throw new Error(`held balance of wallet ${order.wallet_id} is below the hold of item ${s.itemId}`);
+      // With the ledger entry: the delivery leaves the outbox, the order takes its new state.
+      this.outbox.removeForItem(tx, s.itemId);
+      this.orders.update(tx, order, orderStateAfter(order, counts, s.now));
+      return true;
+    });
+  }
+
+  /**
+   * For a provider that reports outcomes itself (callback/webhook): settles the delivery known by
+   * `providerRef` once; false if it is unknown or already settled.
+   */
+  async settleFromProvider(providerRef: string, outcome: ProviderOutcome): Promise<boolean> {
+    const item = await this.orders.findItemByProviderRef(providerRef);
+    if (!item || item.status !== 'processing') return false;
+    return this.settle({
+      itemId: item.id,
+      orderId: item.order_id,
+      attempt: Number(item.attempt),
+      outcome,
+      from: ['processing'],
+      now: this.clock(),
+    });
+  }
+}

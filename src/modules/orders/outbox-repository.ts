@@ -1,0 +1,130 @@
+import type { ExpressionBuilder, Kysely } from 'kysely';
+import type { Database } from '../../db/connection.js';
+import type { DB, OutboxKind } from '../../db/schema.js';
+import type { Statements } from '../../db/statements.js';
+import type { Tx } from '../../db/unit-of-work.js';
+
+/**
+ * The durable outbox of deliveries: at most one row per order item, 'submit' until the provider
+ * accepted it, then 'poll' until it is settled (the row is deleted in the settling unit). A claimed
+ * row carries a lease (locked_by, locked_until); an expired lease is claimable again.
+ */
+
+export interface ClaimedRow {
+  id: number;
+  order_item_id: string;
+  kind: OutboxKind;
+  tries: number;
+}
+
+const submitRow = (orderItemId: string, now: number) =>
+  ({ order_item_id: orderItemId, kind: 'submit', run_at: now, tries: 0, created_at: now }) as const;
+
+/** The earliest run_at of the rows nobody holds: reads outbox_run_at in order, stops at its first row. */
+export const firstUnleasedQuery = (qb: Kysely<DB>) =>
+  qb.selectFrom('outbox').select('run_at').where('locked_until', 'is', null).orderBy('run_at').limit(1);
+
+/** The earliest end of a lease: reads outbox_leased in order, stops at its first row. */
+export const firstLeaseEndQuery = (qb: Kysely<DB>) =>
+  qb.selectFrom('outbox').select('locked_until').where('locked_until', 'is not', null).orderBy('locked_until').limit(1);
+
+function outboxStatements(sql: Statements) {
+  return {
+    firstUnleased: sql.prepare((qb) => firstUnleasedQuery(qb)),
+    firstLeaseEnd: sql.prepare((qb) => firstLeaseEndQuery(qb)),
+    submitted: sql.prepare((qb, id: number, workerId: string, runAt: number) =>
+      qb
+        .updateTable('outbox')
+        .set({ kind: 'poll', run_at: runAt, tries: 0, locked_by: null, locked_until: null, last_error: null })
+        .where('id', '=', id)
+        .where('locked_by', '=', workerId),
+    ),
+    removeForItem: sql.prepare((qb, orderItemId: string) => qb.deleteFrom('outbox').where('order_item_id', '=', orderItemId)),
+  };
+}
+
+export class OutboxRepository {
+  private readonly q: ReturnType<typeof outboxStatements>;
+
+  constructor(private readonly database: Database) {
+    this.q = outboxStatements(database.statements);
+  }
+
+  /** Queues a 'submit' row for each item (one statement). */
+  submit(tx: Tx, orderItemIds: readonly string[], now: number): void {
+    const [only] = orderItemIds;
+    if (orderItemIds.length === 1 && only !== undefined) {
+      tx.write(this.database.statements.insert('outbox', submitRow(only, now)));
+    } else if (orderItemIds.length > 1) {
+      tx.write(this.database.statements.once(tx.qb.insertInto('outbox').values(orderItemIds.map((id) => submitRow(id, now)))));
+    }
+  }
+
+  /**
+   * Claims up to `limit` due rows for `workerId`, oldest first, in one statement (run it as one:
+   * Database.singleStatement). PostgreSQL skips rows another worker is claiming at that moment.
+   */
+  async claimDue(tx: Tx, claim: { workerId: string; now: number; leaseMs: number; limit: number }): Promise<ClaimedRow[]> {
+    const unleased = (eb: ExpressionBuilder<DB, 'outbox'>) =>
+      eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', claim.now)]);
+    let due = tx.qb
+      .selectFrom('outbox')
+      .select('id')
+      .where('run_at', '<=', claim.now)
+      .where(unleased)
+      .orderBy('run_at')
+      .orderBy('id')
+      .limit(claim.limit);
+    if (this.database.dialect === 'postgres') due = due.forUpdate().skipLocked();
+    const query = tx.qb
+      .updateTable('outbox')
+      .set({ locked_by: claim.workerId, locked_until: claim.now + claim.leaseMs })
+      .where('id', 'in', due)
+      .where(unleased)
+      .returning(['id', 'order_item_id', 'kind', 'tries']);
+    const { rows } = await tx.execute(query);
+    return rows.map((r) => ({ ...r, id: Number(r.id), tries: Number(r.tries) })).sort((a, b) => a.id - b.id);
+  }
+
+  /**
+   * When the worker should look again, or null when the outbox is empty: the earliest run_at of the
+   * rows nobody holds, or the earliest end of a lease if sooner (a lower bound for that row: waking
+   * early costs one claim that finds nothing). The worker asks before every step.
+   */
+  async nextDueAt(): Promise<number | null> {
+    const [unleased] = await this.database.readRows(this.q.firstUnleased());
+    const [leased] = await this.database.readRows(this.q.firstLeaseEnd());
+    const times = [unleased?.run_at, leased?.locked_until].filter((t) => t !== null && t !== undefined).map(Number);
+    return times.length === 0 ? null : Math.min(...times);
+  }
+
+  /** After a submission was accepted: poll next, at `runAt`. Only the lease holder may do this. */
+  async markSubmitted(tx: Tx, id: number, workerId: string, runAt: number): Promise<boolean> {
+    return Number((await tx.execute(this.q.submitted(id, workerId, runAt))).numAffectedRows ?? 0) > 0;
+  }
+
+  /** Releases the lease and runs the row again at `runAt`; an error bumps `tries` and is kept. */
+  async reschedule(tx: Tx, id: number, workerId: string, next: { runAt: number; error: string | null }): Promise<boolean> {
+    const query = tx.qb
+      .updateTable('outbox')
+      .set((eb) => ({
+        run_at: next.runAt,
+        locked_by: null,
+        locked_until: null,
+        ...(next.error === null ? {} : { tries: eb('tries', '+', 1), last_error: next.error.slice(0, 500) }),
+      }))
+      .where('id', '=', id)
+      .where('locked_by', '=', workerId);
+    return Number((await tx.execute(query)).numAffectedRows ?? 0) > 0;
+  }
+
+  /** Queues the deletion of the item's row (its delivery is settled). */
+  removeForItem(tx: Tx, orderItemId: string): void {
+    tx.write(this.q.removeForItem(orderItemId));
+  }
+
+  /** Drops a row this worker holds (its item needs no more provider steps). */
+  async deleteOwned(tx: Tx, id: number, workerId: string): Promise<void> {
+    await tx.execute(tx.qb.deleteFrom('outbox').where('id', '=', id).where('locked_by', '=', workerId));
+  }
+}

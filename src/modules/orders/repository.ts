@@ -1,0 +1,568 @@
+import { sql as rawSql, type Kysely } from 'kysely';
+import type { Database } from '../../db/connection.js';
+import type { DB, ItemStatus, NewOrder, NewOrderItem, OrderRow, OrderState, OrderType, OrderUpdate } from '../../db/schema.js';
+import type { Bound, Statements } from '../../db/statements.js';
+import type { Tx } from '../../db/unit-of-work.js';
+import type { Owner } from '../../domain/caller.js';
+import type { Mode } from '../../domain/types.js';
+
+/**
+ * "Open" (pending or processing) written as SQL literals, never parameters: only then can the
+ * planner match the partial index order_items_in_flight (with parameters SQLite scans every item).
+ */
+export const isOpenItem = (column: 'status' | 'i.status') => rawSql<boolean>`${rawSql.ref(column)} in ('pending', 'processing')`;
+
+export interface ItemCounts {
+  open: number;
+  completed: number;
+  failed: number;
+  total: number;
+  firstError: string | null;
+}
+
+export interface OrderListFilter extends Owner {
+  /** null: every type. */
+  types: OrderType[] | null;
+  state: OrderState | null;
+  after: { createdAt: number; id: string } | null;
+  limit: number;
+}
+
+/** What a page of orders reads of each order: enough to find its rendered view (see OrderViewCache). */
+export interface OrderListKey {
+  id: string;
+  version: number;
+  is_bulk: number;
+  created_at: number;
+}
+
+type ListRunner = (
+  profileId: string,
+  mode: Mode,
+  state: OrderState,
+  afterCreatedAt: number,
+  afterId: string,
+  limit: number,
+) => Bound<OrderListKey>;
+
+export function orderListQuery(db: Kysely<DB>, f: OrderListFilter) {
+  let query = db
+    .selectFrom('orders')
+    .select(['id', 'version', 'is_bulk', 'created_at'])
+    .where('profile_id', '=', f.profileId)
+    .where('mode', '=', f.mode);
+  if (f.types !== null) query = query.where('order_type', 'in', f.types);
+  if (f.state !== null) query = query.where('state', '=', f.state);
+  const after = f.after;
+  if (after !== null) {
+    // A row-value comparison: both engines seek the index to it. Spelled as
+    // "created_at < ? or (created_at = ? and id < ?)" SQLite scans every newer order first.
+    query = query.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(after.createdAt, after.id)));
+  }
+  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(f.limit);
+}
+
+/** Which of `msisdns` have an open delivery in `mode` (the partial index order_items_in_flight answers it). */
+export function inFlightQuery(db: Kysely<DB>, mode: Mode, msisdns: string[]) {
+  return db
+    .selectFrom('order_items')
+    .select('beneficiary_msisdn')
+    .where('mode', '=', mode)
+    .where('beneficiary_msisdn', 'in', msisdns)
+    .where(isOpenItem('status'));
+}
+
+/** An item with what the worker needs of its order. */
+const itemWithOrder = (db: Kysely<DB>) =>
+  db
+    .selectFrom('order_items as i')
+    .innerJoin('orders as o', 'o.id', 'i.order_id')
+    .selectAll('i')
+    .select(['o.profile_id', 'o.is_bulk']);
+
+export type ItemWithOrder = Awaited<ReturnType<ReturnType<typeof itemWithOrder>['executeTakeFirstOrThrow']>>;
+
+function orderStatements(sql: Statements) {
+  // Row locks: PostgreSQL takes them; SQLite has one writer at a time, which already serialises.
+  const locking = sql.dialect === 'postgres';
+  return {
+    inFlightOne: sql.prepare((qb, mode: Mode, msisdn: string) =>
+      qb
+        .selectFrom('order_items')
+        .select('beneficiary_msisdn')
+        .where('mode', '=', mode)
+        .where('beneficiary_msisdn', '=', msisdn)
+        .where(isOpenItem('status')),
+    ),
+    locked: sql.prepare((qb, orderId: string) => {
+      const query = qb.selectFrom('orders').selectAll().where('id', '=', orderId);
+      return locking ? query.forUpdate() : query;
+    }),
+    lockOnly: sql.prepare((qb, orderId: string) => qb.selectFrom('orders').select('id').where('id', '=', orderId).forUpdate()),
+    lockedWithWallet: sql.prepare((qb, orderId: string) => {
+      const query = qb
+        .selectFrom('orders as o')
+        .leftJoin('wallets as w', (join) => join.onRef('w.profile_id', '=', 'o.profile_id').onRef('w.mode', '=', 'o.mode'))
+        .selectAll('o')
+        .select('w.id as wallet_id')
+        .where('o.id', '=', orderId);
+      return locking ? query.forUpdate(['o']) : query;
+    }),
+    ownedOrder: sql.prepare((qb, orderId: string, profileId: string, mode: Mode) =>
+      qb.selectFrom('orders').selectAll().where('id', '=', orderId).where('profile_id', '=', profileId).where('mode', '=', mode),
+    ),
+    itemById: sql.prepare((qb, itemId: string) => itemWithOrder(qb).where('i.id', '=', itemId)),
+    itemSubmitted: sql.prepare((qb, itemId: string, attempt: number, providerRef: string, now: number) =>
+      qb
+        .updateTable('order_items')
+        .set({ status: 'processing', provider_ref: providerRef, submitted_at: now, updated_at: now })
+        .where('id', '=', itemId)
+        .where('attempt', '=', attempt)
+        .where('status', '=', 'pending'),
+    ),
+    orderSubmitted: sql.prepare((qb, orderId: string, now: number) =>
+      qb
+        .updateTable('orders')
+        .set((eb) => ({
+          submitted_at: eb.fn.coalesce('submitted_at', eb.val(now)),
+          updated_at: now,
+          version: eb('version', '+', 1),
+        }))
+        .where('id', '=', orderId),
+    ),
+    /** The worker's settlement: from processing only. */
+    settleProcessing: sql.prepare(
+      (
+        qb,
+        itemId: string,
+        attempt: number,
+        outcome: 'completed' | 'failed',
+        errorMessage: string | null,
+        completedAt: number | null,
+        now: number,
+      ) =>
+        qb
+          .updateTable('order_items')
+          .set({ status: outcome, error_message: errorMessage, completed_at: completedAt, updated_at: now })
+          .where('id', '=', itemId)
+          .where('attempt', '=', attempt)
+          .where('status', '=', 'processing')
+          .returning('amount'),
+    ),
+    itemStatuses: sql.prepare((qb, orderId: string) =>
+      qb.selectFrom('order_items').select(['status', 'error_message']).where('order_id', '=', orderId).orderBy('idx'),
+    ),
+  };
+}
+
+/** Orders and their items (deliveries). */
+export class OrderRepository {
+  private readonly q: ReturnType<typeof orderStatements>;
+  /** One compiled statement per shape of filter (the type list is part of the SQL, the rest are parameters). */
+  private readonly listRunners = new Map<string, ListRunner>();
+
+  constructor(private readonly database: Database) {
+    this.q = orderStatements(database.statements);
+  }
+
+  private get sql(): Statements {
+    return this.database.statements;
+  }
+
+  // ---- purchases ----
+
+  /** Whether `msisdn` has an open delivery in `mode` (read handle; the unique index decides under races). */
+  async isInFlight(mode: Mode, msisdn: string): Promise<boolean> {
+    return (await this.database.readRows(this.q.inFlightOne(mode, msisdn))).length > 0;
+  }
+
+  async isInFlightInUnit(tx: Tx, mode: Mode, msisdn: string): Promise<boolean> {
+    return (await tx.execute(this.q.inFlightOne(mode, msisdn))).rows.length > 0;
+  }
+
+  /** Which of `msisdns` already have an open delivery in `mode` (read handle). */
+  async findInFlight(mode: Mode, msisdns: string[]): Promise<string[]> {
+    if (msisdns.length === 0) return [];
+    const rows = await inFlightQuery(this.database.read, mode, msisdns).execute();
+    return rows.map((r) => r.beneficiary_msisdn);
+  }
+
+  /** The caller's order with this payment reference, if any (read handle). */
+  async findByPaymentReference(owner: Owner, reference: string) {
+    return this.database.read
+      .selectFrom('orders')
+      .selectAll()
+      .where('profile_id', '=', owner.profileId)
+      .where('mode', '=', owner.mode)
+      .where('payment_reference', '=', reference)
+      .executeTakeFirst();
+  }
+
+  /**
+   * Queues the order and its items. Items go in one global order (by number), so two bulk orders
+   * sharing numbers take the in-flight index's entries in the same order and cannot deadlock.
+   */
+  insert(tx: Tx, order: NewOrder, items: readonly NewOrderItem[]): void {
+    tx.write(this.sql.insert('orders', order));
+    if (items.length === 0) return;
+    const sorted = [...items].sort((a, b) => a.beneficiary_msisdn.localeCompare(b.beneficiary_msisdn));
+    const [only] = sorted;
+    tx.write(
+      sorted.length === 1 && only
+        ? this.sql.insert('order_items', only)
+        : this.sql.once(tx.qb.insertInto('order_items').values(sorted)),
+    );
+  }
+
+  // ---- transitions (every one locks the order first: order, item, wallet, outbox) ----
+
+  /** The order row, locked until the unit ends (PostgreSQL). */
+  async lock(tx: Tx, orderId: string): Promise<OrderRow | undefined> {
+    return (await tx.execute(this.q.locked(orderId))).rows[0];
+  }
+
+  /** lock() for a caller that needs the lock, not the row: on SQLite (one writer) nothing to do. */
+  async holdLock(tx: Tx, orderId: string): Promise<void> {
+    if (this.sql.dialect === 'postgres') await tx.execute(this.q.lockOnly(orderId));
+  }
+
+  /** lock() with the id of the wallet that pays for the order (null if it has none), in one query. */
+  async lockWithWallet(tx: Tx, orderId: string) {
+    return (await tx.execute(this.q.lockedWithWallet(orderId))).rows[0];
+  }
+
+  /** pending → processing once the provider accepted attempt `attempt`; false if it already moved on. */
+  async markItemSubmitted(tx: Tx, s: { itemId: string; attempt: number; providerRef: string; now: number }): Promise<boolean> {
+    const result = await tx.execute(this.q.itemSubmitted(s.itemId, s.attempt, s.providerRef, s.now));
+    return Number(result.numAffectedRows ?? 0) > 0;
+  }
+
+  /** Queues: the order's submitted_at (its first submission) and a new version. */
+  markOrderSubmitted(tx: Tx, orderId: string, now: number): void {
+    tx.write(this.q.orderSubmitted(orderId, now));
+  }
+
+  /**
+   * The settlement guard: moves attempt `attempt` of the item from one of `from` to its outcome.
+   * Returns the settled item's amount (that of this attempt), or undefined when it is no longer
+   * there (already settled, or retried since): nothing to do then.
+   */
+  async settleItem(
+    tx: Tx,
+    s: {
+      itemId: string;
+      attempt: number;
+      from: ItemStatus[];
+      outcome: 'completed' | 'failed';
+      errorMessage: string | null;
+      now: number;
+    },
+  ): Promise<{ amount: number } | undefined> {
+    const errorMessage = s.outcome === 'failed' ? s.errorMessage : null;
+    const completedAt = s.outcome === 'completed' ? s.now : null;
+    if (s.from.length === 1 && s.from[0] === 'processing') {
+      const [row] = (await tx.execute(this.q.settleProcessing(s.itemId, s.attempt, s.outcome, errorMessage, completedAt, s.now)))
+        .rows;
+      return row ? { amount: Number(row.amount) } : undefined;
+    }
+    const query = tx.qb
+      .updateTable('order_items')
+      .set({ status: s.outcome, error_message: errorMessage, completed_at: completedAt, updated_at: s.now })
+      .where('id', '=', s.itemId)
+      .where('attempt', '=', s.attempt)
+      .where('status', 'in', s.from)
+      .returning('amount');
+    const [row] = (await tx.execute(query)).rows;
+    return row ? { amount: Number(row.amount) } : undefined;
+  }
+
+  async itemCounts(tx: Tx, orderId: string): Promise<ItemCounts> {
+    const { rows } = await tx.execute(this.q.itemStatuses(orderId));
+    const counts: ItemCounts = { open: 0, completed: 0, failed: 0, total: rows.length, firstError: null };
+    for (const r of rows) {
+      if (r.status === 'completed') counts.completed++;
+      else if (r.status === 'failed') {
+        counts.failed++;
+        counts.firstError ??= r.error_message;
+      } else counts.open++;
+    }
+    return counts;
+  }
+
+  /** Queues the order's new values, and its next version (the caller holds the order's lock). */
+  update(tx: Tx, order: Pick<OrderRow, 'id' | 'version'>, values: OrderUpdate): void {
+    tx.write(this.sql.updateById('orders', order.id, { ...values, version: Number(order.version) + 1 }));
+  }
+
+  /** failed → pending as attempt + 1 at `amount`; false if the item is not (or no longer) failed at `attempt`. */
+  async reopenItem(tx: Tx, r: { itemId: string; attempt: number; amount: number; now: number }): Promise<boolean> {
+    const query = tx.qb
+      .updateTable('order_items')
+      .set({
+        status: 'pending',
+        attempt: r.attempt + 1,
+        amount: r.amount,
+        error_message: null,
+        provider_ref: null,
+        submitted_at: null,
+        completed_at: null,
+        updated_at: r.now,
+      })
+      .where('id', '=', r.itemId)
+      .where('attempt', '=', r.attempt)
+      .where('status', '=', 'failed');
+    return Number((await tx.execute(query)).numAffectedRows ?? 0) > 0;
+  }
+
+  /** completed → reversed, once. */
+  async markReversed(tx: Tx, orderId: string, reason: string, now: number): Promise<boolean> {
+    const query = tx.qb
+      .updateTable('orders')
+      .set((eb) => ({
+        state: 'reversed' as const,
+        reversal_reason: reason,
+        reversed_at: now,
+        updated_at: now,
+        version: eb('version', '+', 1),
+      }))
+      .where('id', '=', orderId)
+      .where('state', '=', 'completed');
+    return Number((await tx.execute(query)).numAffectedRows ?? 0) > 0;
+  }
+
+  async itemsOf(tx: Tx, orderId: string) {
+    return (await tx.execute(tx.qb.selectFrom('order_items').selectAll().where('order_id', '=', orderId).orderBy('idx'))).rows;
+  }
+
+  // ---- reads ----
+
+  async findOwned(owner: Owner, orderId: string): Promise<OrderRow | undefined> {
+    return (await this.database.readRows(this.q.ownedOrder(orderId, owner.profileId, owner.mode)))[0];
+  }
+
+  async findItems(orderIds: string[]) {
+    if (orderIds.length === 0) return [];
+    return this.database.read
+      .selectFrom('order_items')
+      .selectAll()
+      .where('order_id', 'in', orderIds)
+      .orderBy('order_id')
+      .orderBy('idx')
+      .execute();
+  }
+
+  async findOrdersByIds(orderIds: string[]) {
+    if (orderIds.length === 0) return [];
+    return this.database.read.selectFrom('orders').selectAll().where('id', 'in', orderIds).execute();
+  }
+
+  /**
+   * A page of the owner's orders, newest first, keyset on (created_at desc, id desc): stable while
+   * new orders arrive. Only what identifies each order and its version (the service renders them).
+   */
+  async listKeys(f: OrderListFilter): Promise<OrderListKey[]> {
+    const shape = `${f.types === null ? '*' : f.types.join(',')}|${f.state !== null}|${f.after !== null}`;
+    let run = this.listRunners.get(shape);
+    if (!run) {
+      const { types, state, after } = f;
+      run = this.sql.prepare(
+        (qb, profileId: string, mode: Mode, stateArg: OrderState, afterCreatedAt: number, afterId: string, limit: number) =>
+          orderListQuery(qb, {
+            profileId,
+            mode,
+            types,
+            state: state === null ? null : stateArg,
+            after: after === null ? null : { createdAt: afterCreatedAt, id: afterId },
+            limit,
+          }),
+      );
+      this.listRunners.set(shape, run);
+    }
+    const rows = await this.database.readRows(
+      run(f.profileId, f.mode, f.state ?? 'completed', f.after?.createdAt ?? 0, f.after?.id ?? '', f.limit),
+    );
+    return rows.map((r) => ({
+      id: r.id,
+      version: Number(r.version),
+      is_bulk: Number(r.is_bulk),
+      created_at: Number(r.created_at),
+    }));
+  }
+
+  /** An item with what the worker needs of its order (read handle). */
+  async findItemWithOrder(itemId: string): Promise<ItemWithOrder | undefined> {
+    return (await this.database.readRows(this.q.itemById(itemId)))[0];
+  }
+
+  /** findItemWithOrder for several items in one query (a worker's claimed batch); missing ids are absent. */
+  async findItemsWithOrders(itemIds: readonly string[]): Promise<ItemWithOrder[]> {
+    if (itemIds.length === 0) return [];
+    return itemWithOrder(this.database.read).where('i.id', 'in', itemIds).execute();
+  }
+
+  async findItemByProviderRef(providerRef: string) {
+    return this.database.read.selectFrom('order_items').selectAll().where('provider_ref', '=', providerRef).executeTakeFirst();
+  }
+
+  /** Open deliveries not moved since `updatedBefore`, with their outbox state. */
+  async findStuckItems(updatedBefore: number) {
+    return this.database.read
+      .selectFrom('order_items as i')
+      .innerJoin('orders as o', 'o.id', 'i.order_id')
+      .leftJoin('outbox as x', 'x.order_item_id', 'i.id')
+      .select([
+        'o.id as order_id',
+        'o.short_reference',
+        'o.profile_id',
+        'o.mode',
+        'i.id as item_id',
+        'i.idx',
+        'i.status',
+        'i.attempt',
+        'i.beneficiary_msisdn',
+        'i.updated_at',
+        'x.kind as outbox_kind',
+        'x.tries as outbox_tries',
+        'x.run_at as outbox_run_at',
+        'x.last_error as outbox_last_error',
+      ])
+      .where(isOpenItem('i.status'))
+      .where('i.updated_at', '<', updatedBefore)
+      .orderBy('i.updated_at')
+      .orderBy('i.id')
+      .execute();
+  }
+
+  // ---- seed import of history, inside its unit ----
+
+  /** Which of `ids` are already orders (of any type or owner). */
+  async existingIds(tx: Tx, ids: readonly string[]): Promise<Set<string>> {
+    const found = new Set<string>();
+    for (let at = 0; at < ids.length; at += 1000) {
+      const { rows } = await tx.execute(
+        tx.qb
+          .selectFrom('orders')
+          .select('id')
+          .where('id', 'in', ids.slice(at, at + 1000)),
+      );
+      for (const r of rows) found.add(r.id);
+    }
+    return found;
+  }
+
+  /** Which of `references` are already some order's short reference. */
+  async takenShortReferences(tx: Tx, references: readonly string[]): Promise<Set<string>> {
+    const taken = new Set<string>();
+    for (let at = 0; at < references.length; at += 1000) {
+      const chunk = references.slice(at, at + 1000);
+      const { rows } = await tx.execute(
+        tx.qb.selectFrom('orders').select('short_reference').where('short_reference', 'in', chunk),
+      );
+      for (const r of rows) taken.add(r.short_reference);
+    }
+    return taken;
+  }
+
+  /** Writes settled history: orders, then their items, in a few statements. */
+  async insertHistory(tx: Tx, orders: readonly NewOrder[], items: readonly NewOrderItem[]): Promise<void> {
+    for (let at = 0; at < orders.length; at += 200)
+      await tx.execute(tx.qb.insertInto('orders').values(orders.slice(at, at + 200)));
+    for (let at = 0; at < items.length; at += 200)
+      await tx.execute(tx.qb.insertInto('order_items').values(items.slice(at, at + 200)));
+  }
+
+  // ---- ledger verify (read-only, inside its snapshot) ----
+
+  /** Σ amount of open (pending/processing) deliveries per owner and mode. */
+  async openAmountsByOwner(tx: Tx) {
+    return tx.db
+      .selectFrom('order_items as i')
+      .innerJoin('orders as o', 'o.id', 'i.order_id')
+      .select((eb) => ['o.profile_id', 'o.mode', eb.fn.sum<number>('i.amount').as('open_amount')])
+      .where(isOpenItem('i.status'))
+      .groupBy(['o.profile_id', 'o.mode'])
+      .execute();
+  }
+
+  /** Per data order item: its status and amount, and the net of its ledger entries. */
+  async itemLedgerNets(tx: Tx) {
+    return tx.db
+      .selectFrom('order_items as i')
+      .innerJoin('orders as o', 'o.id', 'i.order_id')
+      .leftJoin('wallets as w', (join) => join.onRef('w.profile_id', '=', 'o.profile_id').onRef('w.mode', '=', 'o.mode'))
+      .leftJoin('ledger_entries as l', 'l.order_item_id', 'i.id')
+      .select((eb) => [
+        'i.id',
+        'i.order_id',
+        'i.status',
+        'i.amount',
+        eb.fn.coalesce(eb.fn.sum<number>('l.available_delta'), eb.lit(0)).as('available_net'),
+        eb.fn.coalesce(eb.fn.sum<number>('l.held_delta'), eb.lit(0)).as('held_net'),
+        eb.fn
+          .sum<number>(
+            eb
+              .case()
+              .when(eb.and([eb('l.id', 'is not', null), eb('l.wallet_id', '!=', eb.ref('w.id'))]))
+              .then(1)
+              .else(0)
+              .end(),
+          )
+          .as('foreign_entries'),
+      ])
+      .where('o.order_type', '=', 'data')
+      .groupBy(['i.id', 'i.order_id', 'i.status', 'i.amount'])
+      .orderBy('i.id')
+      .execute();
+  }
+
+  /** Data ledger entries that point at no order item. */
+  async orphanItemEntries(tx: Tx) {
+    return tx.db
+      .selectFrom('ledger_entries as l')
+      .leftJoin('order_items as i', 'i.id', 'l.order_item_id')
+      .select(['l.id', 'l.kind', 'l.order_item_id'])
+      .where('l.kind', 'in', ['data_hold', 'data_settle', 'data_release'])
+      .where('i.id', 'is', null)
+      .orderBy('l.id')
+      .execute();
+  }
+
+  /** Per data order: its state and bulk counts beside the statuses and amounts of its items. */
+  async dataOrdersWithItems(tx: Tx) {
+    return tx.db
+      .selectFrom('orders as o')
+      .leftJoin('order_items as i', 'i.order_id', 'o.id')
+      .select((eb) => [
+        'o.id',
+        'o.state',
+        'o.is_bulk',
+        'o.amount',
+        'o.bulk_completed_count',
+        'o.bulk_failed_count',
+        eb.fn.count<number>('i.id').as('items'),
+        eb.fn.sum<number>(eb.case().when('i.status', 'in', ['pending', 'processing']).then(1).else(0).end()).as('open'),
+        eb.fn.sum<number>(eb.case().when('i.status', '=', 'completed').then(1).else(0).end()).as('completed'),
+        eb.fn.sum<number>(eb.case().when('i.status', '=', 'failed').then(1).else(0).end()).as('failed'),
+        eb.fn
+          .sum<number>(eb.case().when('i.status', '=', 'completed').then(eb.ref('i.amount')).else(0).end())
+          .as('completed_amount'),
+        eb.fn.sum<number>('i.amount').as('item_amount'),
+      ])
+      .where('o.order_type', '=', 'data')
+      .groupBy(['o.id', 'o.state', 'o.is_bulk', 'o.amount', 'o.bulk_completed_count', 'o.bulk_failed_count'])
+      .orderBy('o.id')
+      .execute();
+  }
+
+  /** Every reversal entry with the wallet its order's owner has in the order's mode. */
+  async reversalEntries(tx: Tx) {
+    return tx.db
+      .selectFrom('ledger_entries as l')
+      .leftJoin('orders as o', 'o.id', 'l.order_id')
+      .leftJoin('wallets as w', (join) => join.onRef('w.profile_id', '=', 'o.profile_id').onRef('w.mode', '=', 'o.mode'))
+      .select(['l.id', 'l.order_id', 'l.wallet_id', 'l.available_delta', 'l.held_delta', 'w.id as owner_wallet_id'])
+      .where('l.kind', '=', 'data_reversal')
+      .orderBy('l.id')
+      .execute();
+  }
+}

@@ -1,0 +1,152 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { JSON_TYPE } from '../../http/body-cache.js';
+import { notHere } from '../../http/errors.js';
+import { authErrors, withErrors } from '../../http/responses.js';
+import { requireBulkRole, type PurchaseService } from './purchases.js';
+import {
+  BuyBulkBody,
+  BuyBulkResponse,
+  BuySingleBody,
+  BuySingleResponse,
+  Order,
+  OrderParams,
+  OrderResponse,
+  OrdersQuery,
+  OrdersResponse,
+  OrderStatusResponse,
+  RetryRecipientBody,
+  RetryRecipientResponse,
+} from './schemas.js';
+import type { EncodedOrderPage, OrderService } from './service.js';
+
+const EMPTY_ORDERS = '"orders":[]';
+/** Fastify types a schema as a plain record; this one object is also its compiled serializer's cache key. */
+const ORDER_SCHEMA = Order as unknown as Record<string, unknown>;
+
+/**
+ * The page as the route's serializer writes it: its envelope serialized with no orders, and the
+ * orders' own JSON (mostly cached, see OrderService.listEncoded) put into the empty array.
+ */
+function pageBody(reply: FastifyReply, page: EncodedOrderPage): string {
+  const envelope = reply.serialize({ success: true, data: { ...page, orders: [] } }) as string;
+  const at = envelope.indexOf(EMPTY_ORDERS);
+  if (at < 0) throw new Error('the order page envelope has no empty orders array');
+  const inside = at + EMPTY_ORDERS.length - 1;
+  return `${envelope.slice(0, inside)}${page.orders.join(',')}${envelope.slice(inside)}`;
+}
+
+export const orderRoutes: FastifyPluginAsyncTypebox<{ orders: OrderService }> = async (app, { orders }) => {
+  app.get(
+    '/orders',
+    {
+      schema: {
+        tags: ['orders'],
+        summary: "The caller's orders, newest first",
+        querystring: OrdersQuery,
+        response: { 200: OrdersResponse, ...authErrors, ...withErrors(400) },
+      },
+    },
+    async (request, reply) => {
+      // The route's own serializer for one order (Fastify compiles it once per route and schema).
+      const encode = reply.compileSerializationSchema(ORDER_SCHEMA) as (order: Order) => string;
+      const page = await orders.listEncoded(request.auth, request.query, encode);
+      return reply.type(JSON_TYPE).send(pageBody(reply, page));
+    },
+  );
+
+  app.get(
+    '/orders/:orderId',
+    {
+      schema: {
+        tags: ['orders'],
+        summary: 'One order, in full (bulk recipients included)',
+        params: OrderParams,
+        response: { 200: OrderResponse, ...authErrors, ...withErrors(404) },
+      },
+    },
+    async (request) => ({ success: true as const, data: await orders.get(request.auth, request.params.orderId) }),
+  );
+
+  app.get(
+    '/orders/:orderId/status',
+    {
+      schema: {
+        tags: ['orders'],
+        summary: "An order's status",
+        params: OrderParams,
+        response: { 200: OrderStatusResponse, ...authErrors, ...withErrors(404) },
+      },
+    },
+    async (request) => ({ success: true as const, data: await orders.status(request.auth, request.params.orderId) }),
+  );
+
+  // Spec 4.13, decisions §10: nothing else exists under an order; the key is still required first.
+  app.route({
+    method: ['GET', 'POST'],
+    url: '/orders/*',
+    config: { catchAll: true },
+    schema: { hide: true },
+    handler: notHere(
+      app.routeIndex,
+      'Only /api/v1/orders/{orderId} and /api/v1/orders/{orderId}/status exist under /api/v1/orders/',
+    ),
+  });
+};
+
+/** Spec 4.10: an item count outside 2..20 is 422; every other validation error stays 400. */
+function itemCountStatus(error: FastifyError): number | undefined {
+  const first = error.validation?.[0];
+  return first && first.instancePath === '/items' && (first.keyword === 'minItems' || first.keyword === 'maxItems')
+    ? 422
+    : undefined;
+}
+
+/** The role rule comes before the body is judged: a Customer learns only that bulk is not for them. */
+const bulkRoleFirst = async (request: FastifyRequest) => requireBulkRole(request.auth);
+
+export const dataBundleRoutes: FastifyPluginAsyncTypebox<{ purchases: PurchaseService }> = async (app, { purchases }) => {
+  app.post(
+    '/data-bundles/buy-single',
+    {
+      config: { failureCode: 'BUY_DATA_FAILED' },
+      schema: {
+        tags: ['data bundles'],
+        summary: 'Buy a data bundle for one recipient',
+        body: BuySingleBody,
+        response: { 200: BuySingleResponse, ...authErrors, ...withErrors(400, 402, 409) },
+      },
+    },
+    async (request) => ({ success: true as const, data: await purchases.buySingle(request.auth, request.body) }),
+  );
+
+  app.post(
+    '/data-bundles/buy-bulk',
+    {
+      config: { failureCode: 'BUY_DATA_BULK_FAILED', validationStatus: itemCountStatus },
+      preValidation: bulkRoleFirst,
+      schema: {
+        tags: ['data bundles'],
+        summary: 'Buy data bundles for 2 to 20 recipients (Agent, SuperAgent)',
+        body: BuyBulkBody,
+        response: { 200: BuyBulkResponse, ...authErrors, ...withErrors(400, 402, 409, 422) },
+      },
+    },
+    async (request) => ({ success: true as const, data: await purchases.buyBulk(request.auth, request.body) }),
+  );
+
+  app.post(
+    '/data-bundles/retry-recipient',
+    {
+      config: { failureCode: 'BUY_DATA_BULK_FAILED' },
+      preValidation: bulkRoleFirst,
+      schema: {
+        tags: ['data bundles'],
+        summary: 'Charge and resubmit a failed recipient of a bulk order',
+        body: RetryRecipientBody,
+        response: { 200: RetryRecipientResponse, ...authErrors, ...withErrors(400, 402, 404, 409) },
+      },
+    },
+    async (request) => ({ success: true as const, data: await purchases.retryRecipient(request.auth, request.body) }),
+  );
+};

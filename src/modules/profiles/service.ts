@@ -1,0 +1,163 @@
+import type { Database } from '../../db/connection.js';
+import type { ProfileRow } from '../../db/schema.js';
+import type { Caller } from '../../domain/caller.js';
+import { conflict, forbidden, notFound, unauthenticated } from '../../domain/errors.js';
+import type { Clock, Mode } from '../../domain/types.js';
+import { newId } from '../../lib/ids.js';
+import { toGhs } from '../../lib/money.js';
+import type { WalletService } from '../wallet/service.js';
+import { generateApiKey, parseApiKey } from './api-keys.js';
+import type { ProfileRepository } from './repository.js';
+import type { Profile } from './schemas.js';
+
+/** The caller as authentication resolves it, with the key and (when the route asks) the profile row. */
+export interface AuthContext extends Caller {
+  keyId: string;
+  /** The whole profile row, read only when the route asked for it (`authenticate(key, true)`). */
+  profile: ProfileRow | null;
+}
+
+/** last_used_at is written at most this often per key, so reads stay reads. */
+const TOUCH_INTERVAL_MS = 60_000;
+
+export interface Logger {
+  warn(obj: object, msg: string): void;
+}
+
+export class ProfileService {
+  constructor(
+    private readonly database: Database,
+    private readonly profiles: ProfileRepository,
+    private readonly wallets: WalletService,
+    private readonly log: Logger,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Spec §5: the key's owner and mode; 401 for a missing, malformed, unknown or revoked key, 403 when suspended. */
+  async authenticate(presentedKey: string | undefined, withProfile = false): Promise<AuthContext> {
+    if (!presentedKey) throw unauthenticated('Missing X-API-KEY header');
+    const parsed = parseApiKey(presentedKey.trim());
+    if (!parsed) throw unauthenticated('Malformed API key: expected service_live_… or service_test_…');
+    // With the profile, the row is the profile plus the key's columns; copying it without them
+    // would cost more than the query, and nothing reads the extra fields.
+    const full = withProfile ? await this.profiles.findKeyWithProfileByHash(parsed.hash) : undefined;
+    const row = withProfile ? full : await this.profiles.findKeyByHash(parsed.hash);
+    if (!row || row.mode !== parsed.mode) throw unauthenticated('Unknown API key');
+    if (row.revoked) throw unauthenticated('This API key has been revoked');
+    if (row.status !== 'Active') {
+      throw forbidden('PROFILE_SUSPENDED', `This profile is ${row.status.toLowerCase()}; API access is disabled`);
+    }
+    const now = this.clock();
+    if (row.last_used_at === null || now - row.last_used_at > TOUCH_INTERVAL_MS) {
+      // Not awaited, through a unit of work so that on SQLite it shares a group commit's fsync.
+      this.database
+        .unit((tx) => this.profiles.touchKey(tx, row.key_id, now))
+        .catch((error: unknown) => {
+          this.log.warn({ err: error, keyId: row.key_id }, 'could not record key use');
+        });
+    }
+    const wallet =
+      row.wallet_id === null
+        ? null
+        : { id: row.wallet_id, available: Number(row.wallet_available), held: Number(row.wallet_held) };
+    return {
+      keyId: row.key_id,
+      mode: row.mode,
+      profileId: row.id,
+      role: row.role,
+      profile: full ?? null,
+      wallet,
+      catalogVersion: Number(row.catalog_version),
+    };
+  }
+
+  /** Spec 4.1. The balances come from the authentication read: one query for the whole request. */
+  profileView(auth: AuthContext): Profile {
+    if (!auth.profile) throw new Error('the route did not ask the authentication for the profile (config.authLoadsProfile)');
+    return toProfileView(auth.profile, auth.wallet?.available ?? 0, auth.wallet?.held ?? 0);
+  }
+
+  // ---- staff (CLI) ----
+
+  /** A new key for the profile, in `mode` (its wallet is created if missing); the plaintext is returned once. */
+  async createKey(profileId: string, mode: Mode): Promise<{ id: string; key: string }> {
+    const key = generateApiKey(mode);
+    const parsed = parseApiKey(key);
+    if (!parsed) throw new Error('a generated key does not parse');
+    const id = newId('key');
+    await this.database.unit(async (tx) => {
+      const profile = await this.profiles.findProfileInUnit(tx, profileId);
+      if (!profile) throw notFound('PROFILE_NOT_FOUND', `no profile ${profileId}`);
+      const now = this.clock();
+      await this.wallets.ensure(tx, profile.id, mode, 0, now);
+      await this.profiles.insertKey(tx, {
+        id,
+        profileId: profile.id,
+        mode,
+        hash: parsed.hash,
+        prefix: parsed.prefix,
+        revoked: false,
+        now,
+      });
+    });
+    return { id, key };
+  }
+
+  async listKeys(profileId: string) {
+    return this.profiles.listKeys(profileId);
+  }
+
+  async revokeKey(keyId: string): Promise<{ id: string; prefix: string }> {
+    return this.database.unit(async (tx) => {
+      const key = await this.profiles.findKey(tx, keyId);
+      if (!key) throw notFound('NOT_FOUND', `no key ${keyId}`);
+      const revoked = await this.profiles.revokeKey(tx, keyId, this.clock());
+      if (!revoked) throw conflict('INVALID_REQUEST', `key ${keyId} is already revoked`);
+      return revoked;
+    });
+  }
+}
+
+export function fullName(p: Pick<ProfileRow, 'first_name' | 'middle_name' | 'last_name'>): string {
+  return [p.first_name, p.middle_name, p.last_name].filter((part) => part.trim() !== '').join(' ');
+}
+
+function parseUpdateMeta(raw: string): Profile['updateMeta'] {
+  try {
+    const value = JSON.parse(raw) as Partial<Record<keyof Profile['updateMeta'], unknown>>;
+    const text = (v: unknown) => (typeof v === 'string' ? v : '');
+    return { action: text(value.action), name: text(value.name), userId: text(value.userId) };
+  } catch {
+    return { action: '', name: '', userId: '' };
+  }
+}
+
+export function toProfileView(p: ProfileRow, available: number, held: number): Profile {
+  return {
+    _id: p.id,
+    _creationTime: p.created_at,
+    userId: p.user_id,
+    firstName: p.first_name,
+    middleName: p.middle_name,
+    lastName: p.last_name,
+    fullName: fullName(p),
+    gender: p.gender,
+    phoneNumber: p.phone_number,
+    email: p.email,
+    role: p.role,
+    status: p.status,
+    countryCode: p.country_code,
+    countryISO: p.country_iso,
+    countryName: p.country_name,
+    referralCode: p.referral_code,
+    uniqueId: p.unique_id,
+    creatorId: p.creator_id,
+    registeredAt: p.registered_at,
+    createdAt: p.created_at,
+    updatedAt: p.updated_at,
+    updateMeta: parseUpdateMeta(p.update_meta),
+    walletAvailableBalance: toGhs(available),
+    walletHeldBalance: toGhs(held),
+    walletTotalBalance: toGhs(available + held),
+  };
+}

@@ -1,0 +1,81 @@
+import { formatGhs as ghs } from '../../lib/money.js';
+import { RC_BULK_DEBIT_PREFIX as BULK_DEBIT } from '../wallet/ledger-keys.js';
+import type { LedgerCheck } from '../wallet/ledger-verify.js';
+import type { ResultCheckerRepository } from './repository.js';
+
+/**
+ * Result-checker money and inventory, recomputed (decisions.md §3). Returns one message per
+ * mismatch. Single purchases carry their own rc_debit (and rc_refund when out of stock); a
+ * bulk purchase has one rc_debit for the total of its items (idempotency key
+ * rc_bulk_debit:<bulkId>) and an rc_refund per failed item.
+ */
+export function resultCheckerLedgerCheck(repo: ResultCheckerRepository): LedgerCheck {
+  return async (tx) => {
+    const problems: string[] = [];
+
+    for (const w of await repo.walletRcTotals(tx)) {
+      const net = Number(w.ledger_net ?? 0);
+      const completed = Number(w.completed_total ?? 0);
+      if (net !== -completed) {
+        problems.push(
+          `rc: wallet ${w.id} (${w.profile_id}/${w.mode}) rc ledger net ${ghs(net)} but completed result-checker purchases total ${ghs(completed)}`,
+        );
+      }
+    }
+
+    for (const t of await repo.transactionLedgerNets(tx)) {
+      const net = Number(t.net);
+      const held = Number(t.held_net);
+      const amount = Number(t.amount);
+      const charged = t.state !== 'failed';
+      // A bulk item's debit is part of the bulk entry; only its refund names it.
+      const expected = t.bulk_id === null ? (charged ? -amount : 0) : charged ? 0 : amount;
+      if (net !== expected) {
+        problems.push(
+          `rc: transaction ${t.id} (${t.state}${t.bulk_id ? `, bulk ${t.bulk_id}` : ''}) ledger net ${ghs(net)}, expected ${ghs(expected)}`,
+        );
+      }
+      if (held !== 0)
+        problems.push(`rc: transaction ${t.id} moved held funds (${ghs(held)}); result-checker purchases never hold`);
+    }
+
+    const bulkDebits = new Map<string, number[]>();
+    for (const e of await repo.unattachedRcEntries(tx)) {
+      const key = e.idempotency_key ?? '';
+      if (e.kind !== 'rc_debit' || !key.startsWith(BULK_DEBIT)) {
+        problems.push(`rc: ledger entry ${e.id} (${e.kind}) names no result-checker transaction`);
+        continue;
+      }
+      const bulkId = key.slice(BULK_DEBIT.length);
+      bulkDebits.set(bulkId, [...(bulkDebits.get(bulkId) ?? []), Number(e.available_delta)]);
+    }
+    for (const b of await repo.bulkTotals(tx)) {
+      const bulkId = b.bulk_id ?? '';
+      const debits = bulkDebits.get(bulkId) ?? [];
+      bulkDebits.delete(bulkId);
+      const total = Number(b.total ?? 0);
+      if (debits.length !== 1) problems.push(`rc: bulk ${bulkId} has ${debits.length} debit entries, expected 1`);
+      else if (debits[0] !== -total) {
+        problems.push(`rc: bulk ${bulkId} debit ${ghs(debits[0] ?? 0)} but its ${Number(b.items)} items total ${ghs(total)}`);
+      }
+    }
+    for (const bulkId of bulkDebits.keys()) problems.push(`rc: bulk debit ${bulkId} has no result-checker transactions`);
+
+    for (const e of await repo.misdirectedRcEntries(tx)) {
+      problems.push(
+        `rc: ledger entry ${e.id} for transaction ${e.transaction_id} is on a wallet that is not the buyer's wallet of that mode`,
+      );
+    }
+
+    const { credentialSide, transactionSide } = await repo.inventoryMismatches(tx);
+    for (const c of credentialSide) {
+      problems.push(`rc: credential ${c.credential_id} is assigned to ${c.assigned_transaction_id}, which does not hold it`);
+    }
+    for (const t of transactionSide) {
+      problems.push(
+        `rc: transaction ${t.id} (${t.mode}, ${t.state}) and its credential${t.credential_id ? ` ${t.credential_id}` : ''} disagree`,
+      );
+    }
+    return problems;
+  };
+}

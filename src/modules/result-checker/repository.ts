@@ -1,0 +1,409 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/connection.js';
+import type { DB, RcTransactionState } from '../../db/schema.js';
+import type { Statements } from '../../db/statements.js';
+import type { Tx } from '../../db/unit-of-work.js';
+import type { Owner } from '../../domain/caller.js';
+import type { Mode, Role } from '../../domain/types.js';
+import { newId } from '../../lib/ids.js';
+import { orderRow } from '../orders/rows.js';
+import { walletLedgerNet } from '../wallet/repository.js';
+import type { Credential, CredentialCipher } from './credential-crypto.js';
+
+const RC_KINDS = ['rc_debit', 'rc_refund'] as const;
+const INSERT_BATCH = 200;
+
+function packagesForRole(db: Kysely<DB>, role: Role) {
+  return db
+    .selectFrom('rc_packages as p')
+    .leftJoin('rc_package_prices as rp', (join) => join.onRef('rp.package_id', '=', 'p.id').on('rp.role', '=', role))
+    .select((eb) => ['p.id', 'p.name', 'p.status', eb.fn.coalesce('rp.price', 'p.price').as('price')]);
+}
+
+export type RcPackageRow = Awaited<ReturnType<ReturnType<typeof packagesForRole>['executeTakeFirstOrThrow']>>;
+
+function rcStatements(sql: Statements) {
+  return {
+    packageForRole: sql.prepare((qb, packageId: string, role: Role) => packagesForRole(qb, role).where('p.id', '=', packageId)),
+    /**
+     * Takes the oldest unassigned credential of the package in one statement. PostgreSQL skips rows
+     * another transaction is taking (no waiting, no double assignment); SQLite has a single writer.
+     * The `assigned_transaction_id is null` re-check and the unique rc_transactions.credential_id
+     * are the backstops.
+     */
+    assign: sql.prepare((qb, packageId: string, transactionId: string, now: number) => {
+      let next = qb
+        .selectFrom('rc_credentials')
+        .select('id')
+        .where('package_id', '=', packageId)
+        .where('assigned_transaction_id', 'is', null)
+        .orderBy('created_at')
+        .orderBy('id')
+        .limit(1);
+      if (sql.dialect === 'postgres') next = next.forUpdate().skipLocked();
+      return qb
+        .updateTable('rc_credentials')
+        .set({ assigned_transaction_id: transactionId, assigned_at: now })
+        .where('id', '=', next)
+        .where('assigned_transaction_id', 'is', null)
+        .returning(['id', 'secret']);
+    }),
+    activePackages: sql.prepare((qb, role: Role) =>
+      qb
+        .selectFrom('rc_packages as p')
+        .leftJoin('rc_package_prices as rp', (join) => join.onRef('rp.package_id', '=', 'p.id').on('rp.role', '=', role))
+        .select((eb) => [
+          'p.id',
+          'p.code',
+          'p.name',
+          'p.display_name',
+          'p.description',
+          'p.priority',
+          'p.check_limit',
+          'p.includes_pdf',
+          eb.fn.coalesce('rp.price', 'p.price').as('price'),
+          eb
+            .selectFrom('rc_credentials as c')
+            .select((sub) => sub.fn.countAll<number>().as('n'))
+            .whereRef('c.package_id', '=', 'p.id')
+            .where('c.assigned_transaction_id', 'is', null)
+            .as('stock'),
+        ])
+        .where('p.status', '=', 'Active')
+        .orderBy((eb) => eb.case().when('p.priority', 'is', null).then(1).else(0).end())
+        .orderBy('p.priority')
+        .orderBy('p.name'),
+    ),
+  };
+}
+
+/** A result-checker sale as it is recorded: its rc_transactions row and the order GET /orders lists. */
+export interface SaleRecord {
+  /** Shared by the rc transaction and its order row: one purchase, one id. */
+  id: string;
+  shortReference: string;
+  profileId: string;
+  mode: Mode;
+  packageId: string;
+  packageName: string;
+  amount: number;
+  buyerPhone: string;
+  state: Extract<RcTransactionState, 'completed' | 'failed'>;
+  credentialId: string | null;
+  credentialSecret: string | null;
+  bulkId: string | null;
+  errorMessage: string | null;
+  walletBalanceBefore: number;
+  walletBalanceAfter: number;
+  now: number;
+}
+
+export interface RcPackageUpsert {
+  id: string;
+  code: string;
+  name: string;
+  displayName: string;
+  description: string | null;
+  status: 'Active' | 'Inactive';
+  priority: number | null;
+  checkLimit: number | null;
+  includesPdf: boolean | null;
+  price: number;
+  rolePrices: { role: Role; price: number }[];
+}
+
+/** Result-checker packages, their credential inventory and the sales. */
+export class ResultCheckerRepository {
+  private readonly q: ReturnType<typeof rcStatements>;
+
+  constructor(private readonly database: Database) {
+    this.q = rcStatements(database.statements);
+  }
+
+  /** Packages with the price the given role pays (role price, else the package price); read handle. */
+  async findForRole(packageIds: readonly string[], role: Role): Promise<RcPackageRow[]> {
+    const ids = [...new Set(packageIds)];
+    if (ids.length === 0) return [];
+    if (ids.length === 1 && ids[0] !== undefined) return this.database.readRows(this.q.packageForRole(ids[0], role));
+    return packagesForRole(this.database.read, role).where('p.id', 'in', ids).execute();
+  }
+
+  /** findForRole inside a unit, as the unit sees them. */
+  async findForRoleInUnit(tx: Tx, packageIds: readonly string[], role: Role): Promise<RcPackageRow[]> {
+    const ids = [...new Set(packageIds)];
+    if (ids.length === 0) return [];
+    if (ids.length === 1 && ids[0] !== undefined) return (await tx.execute(this.q.packageForRole(ids[0], role))).rows;
+    return (await tx.execute(packagesForRole(tx.qb, role).where('p.id', 'in', ids))).rows;
+  }
+
+  /** Active packages priced for `role`, with their live stock (spec 4.14). */
+  async listActive(role: Role) {
+    return this.database.readRows(this.q.activePackages(role));
+  }
+
+  async packageExists(tx: Tx, packageId: string): Promise<boolean> {
+    return (await tx.execute(tx.qb.selectFrom('rc_packages').select('id').where('id', '=', packageId))).rows.length > 0;
+  }
+
+  async countUnassigned(packageId: string): Promise<number> {
+    const row = await this.database.read
+      .selectFrom('rc_credentials')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('package_id', '=', packageId)
+      .where('assigned_transaction_id', 'is', null)
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
+  /**
+   * The next credential of the package, taken for `transactionId`; undefined when none is left.
+   * Inventory is touched by nothing the unit queues: the assignment goes ahead of queued writes.
+   */
+  async assignCredential(
+    tx: Tx,
+    packageId: string,
+    transactionId: string,
+    now: number,
+  ): Promise<{ id: string; secret: string } | undefined> {
+    return (await tx.executeAhead(this.q.assign(packageId, transactionId, now))).rows[0];
+  }
+
+  /**
+   * Adds credentials not yet known for the package (by username digest), encrypted; returns how
+   * many were added. Duplicates in the list itself and ones already stored are skipped.
+   */
+  async insertCredentials(
+    tx: Tx,
+    cipher: CredentialCipher,
+    packageId: string,
+    credentials: readonly Credential[],
+    now: number,
+  ): Promise<number> {
+    const unique = new Map<string, Credential>();
+    for (const credential of credentials) {
+      const digest = cipher.usernameDigest(packageId, credential.username);
+      if (!unique.has(digest)) unique.set(digest, credential);
+    }
+    const rows = [...unique].map(([digest, credential]) => ({
+      id: newId('cred'),
+      package_id: packageId,
+      username_digest: digest,
+      secret: cipher.encrypt({ username: credential.username, password: credential.password }),
+      assigned_transaction_id: null,
+      assigned_at: null,
+      created_at: now,
+    }));
+    let added = 0;
+    for (let start = 0; start < rows.length; start += INSERT_BATCH) {
+      const query = tx.qb
+        .insertInto('rc_credentials')
+        .values(rows.slice(start, start + INSERT_BATCH))
+        .onConflict((oc) => oc.columns(['package_id', 'username_digest']).doNothing());
+      added += Number((await tx.execute(query)).numAffectedRows ?? 0);
+    }
+    return added;
+  }
+
+  /** Queues the sale's rc_transactions row and its order (orderType result_checker). */
+  recordSale(tx: Tx, p: SaleRecord): void {
+    const completedAt = p.state === 'completed' ? p.now : null;
+    tx.write(
+      this.database.statements.insert('rc_transactions', {
+        id: p.id,
+        profile_id: p.profileId,
+        mode: p.mode,
+        order_id: p.id,
+        package_id: p.packageId,
+        package_name: p.packageName,
+        short_reference: p.shortReference,
+        state: p.state,
+        payment_gateway_status: null,
+        amount: p.amount,
+        currency: 'GHS',
+        buyer_phone: p.buyerPhone,
+        credential_id: p.credentialId,
+        credential_secret: p.credentialSecret,
+        bulk_id: p.bulkId,
+        error_message: p.errorMessage,
+        created_at: p.now,
+        completed_at: completedAt,
+        updated_at: p.now,
+      }),
+    );
+    tx.write(
+      this.database.statements.insert(
+        'orders',
+        orderRow({
+          id: p.id,
+          profileId: p.profileId,
+          mode: p.mode,
+          type: 'result_checker',
+          state: p.state,
+          shortReference: p.shortReference,
+          beneficiaryMsisdn: p.buyerPhone,
+          packageId: p.packageId,
+          packageLabel: p.packageName,
+          amount: p.amount,
+          walletBalanceBefore: p.walletBalanceBefore,
+          walletBalanceAfter: p.walletBalanceAfter,
+          rcTransactionId: p.id,
+          errorMessage: p.errorMessage,
+          completedAt,
+          createdAt: p.now,
+        }),
+      ),
+    );
+  }
+
+  /** One transaction of its owner in its mode; another owner's or mode's is not found. */
+  async findOwnTransaction(owner: Owner, id: string) {
+    return this.database.read
+      .selectFrom('rc_transactions')
+      .selectAll()
+      .where('id', '=', id)
+      .where('profile_id', '=', owner.profileId)
+      .where('mode', '=', owner.mode)
+      .executeTakeFirst();
+  }
+
+  // ---- seed import, inside its unit ----
+
+  /** The package and its role prices (replacing the ones it had). */
+  async upsertPackage(tx: Tx, p: RcPackageUpsert, now: number): Promise<void> {
+    const row = {
+      code: p.code,
+      name: p.name,
+      display_name: p.displayName,
+      description: p.description,
+      status: p.status,
+      priority: p.priority,
+      check_limit: p.checkLimit,
+      includes_pdf: p.includesPdf === null ? null : p.includesPdf ? 1 : 0,
+      price: p.price,
+      updated_at: now,
+    };
+    await tx.execute(
+      tx.qb
+        .insertInto('rc_packages')
+        .values({ id: p.id, ...row, created_at: now })
+        .onConflict((oc) => oc.column('id').doUpdateSet(row)),
+    );
+    await tx.execute(tx.qb.deleteFrom('rc_package_prices').where('package_id', '=', p.id));
+    if (p.rolePrices.length > 0) {
+      await tx.execute(tx.qb.insertInto('rc_package_prices').values(p.rolePrices.map((r) => ({ package_id: p.id, ...r }))));
+    }
+  }
+
+  // ---- ledger verify (read-only, inside its snapshot) ----
+
+  /** Per wallet: the net of its rc ledger entries and the total of its completed purchases. */
+  async walletRcTotals(tx: Tx) {
+    return tx.db
+      .selectFrom('wallets as w')
+      .select((eb) => [
+        'w.id',
+        'w.profile_id',
+        'w.mode',
+        walletLedgerNet(eb, RC_KINDS).as('ledger_net'),
+        eb
+          .selectFrom('rc_transactions as t')
+          .select((s) => s.fn.coalesce(s.fn.sum<number>('t.amount'), s.lit(0)).as('n'))
+          .whereRef('t.profile_id', '=', 'w.profile_id')
+          .whereRef('t.mode', '=', 'w.mode')
+          .where('t.state', '=', 'completed')
+          .as('completed_total'),
+      ])
+      .orderBy('w.id')
+      .execute();
+  }
+
+  /** Per rc transaction: the entries that name it (count and net). */
+  async transactionLedgerNets(tx: Tx) {
+    return tx.db
+      .selectFrom('rc_transactions as t')
+      .leftJoin('ledger_entries as l', 'l.rc_transaction_id', 't.id')
+      .select((eb) => [
+        't.id',
+        't.state',
+        't.amount',
+        't.bulk_id',
+        eb.fn.count<number>('l.id').as('entries'),
+        eb.fn.coalesce(eb.fn.sum<number>('l.available_delta'), eb.lit(0)).as('net'),
+        eb.fn.coalesce(eb.fn.sum<number>('l.held_delta'), eb.lit(0)).as('held_net'),
+      ])
+      .groupBy(['t.id', 't.state', 't.amount', 't.bulk_id'])
+      .orderBy('t.id')
+      .execute();
+  }
+
+  /** Per bulk purchase: the total of its items. */
+  async bulkTotals(tx: Tx) {
+    return tx.db
+      .selectFrom('rc_transactions')
+      .select((eb) => ['bulk_id', eb.fn.sum<number>('amount').as('total'), eb.fn.countAll<number>().as('items')])
+      .where('bulk_id', 'is not', null)
+      .groupBy('bulk_id')
+      .execute();
+  }
+
+  /** rc ledger entries that name no transaction: bulk debits (idempotency key rc_bulk_debit:<bulkId>). */
+  async unattachedRcEntries(tx: Tx) {
+    return tx.db
+      .selectFrom('ledger_entries')
+      .select(['id', 'kind', 'available_delta', 'held_delta', 'idempotency_key'])
+      .where('kind', 'in', RC_KINDS)
+      .where('rc_transaction_id', 'is', null)
+      .orderBy('id')
+      .execute();
+  }
+
+  /** rc ledger entries booked on a wallet that is not the transaction owner's wallet of its mode. */
+  async misdirectedRcEntries(tx: Tx) {
+    return tx.db
+      .selectFrom('ledger_entries as l')
+      .innerJoin('rc_transactions as t', 't.id', 'l.rc_transaction_id')
+      .innerJoin('wallets as w', 'w.id', 'l.wallet_id')
+      .select(['l.id', 't.id as transaction_id'])
+      .where((eb) => eb.or([eb('w.profile_id', '!=', eb.ref('t.profile_id')), eb('w.mode', '!=', eb.ref('t.mode'))]))
+      .orderBy('l.id')
+      .execute();
+  }
+
+  /** Inventory links that disagree: a credential and the transaction it was handed to must point at each other. */
+  async inventoryMismatches(tx: Tx) {
+    const credentialSide = await tx.db
+      .selectFrom('rc_credentials as c')
+      .leftJoin('rc_transactions as t', 't.id', 'c.assigned_transaction_id')
+      .select(['c.id as credential_id', 'c.assigned_transaction_id', 't.credential_id as transaction_credential_id'])
+      .where('c.assigned_transaction_id', 'is not', null)
+      .where((eb) =>
+        eb.or([eb('t.id', 'is', null), eb('t.credential_id', 'is', null), eb('t.credential_id', '!=', eb.ref('c.id'))]),
+      )
+      .execute();
+    const transactionSide = await tx.db
+      .selectFrom('rc_transactions as t')
+      .leftJoin('rc_credentials as c', 'c.id', 't.credential_id')
+      .select(['t.id', 't.state', 't.mode', 't.credential_id', 't.credential_secret', 'c.assigned_transaction_id'])
+      .where((eb) =>
+        eb.or([
+          eb.and([
+            eb('t.credential_id', 'is not', null),
+            eb.or([
+              eb('c.id', 'is', null),
+              eb('c.assigned_transaction_id', 'is', null),
+              eb('c.assigned_transaction_id', '!=', eb.ref('t.id')),
+            ]),
+          ]),
+          eb.and([eb('t.state', '=', 'completed'), eb('t.credential_secret', 'is', null)]),
+          eb.and([eb('t.state', '=', 'completed'), eb('t.mode', '=', 'live'), eb('t.credential_id', 'is', null)]),
+          eb.and([
+            eb('t.state', '!=', 'completed'),
+            eb.or([eb('t.credential_id', 'is not', null), eb('t.credential_secret', 'is not', null)]),
+          ]),
+          eb.and([eb('t.mode', '=', 'test'), eb('t.credential_id', 'is not', null)]),
+        ]),
+      )
+      .execute();
+    return { credentialSide, transactionSide };
+  }
+}

@@ -1,0 +1,435 @@
+import type { Database } from '../../db/connection.js';
+import { isUniqueViolation } from '../../db/unique-indexes.js';
+import type { Tx } from '../../db/unit-of-work.js';
+import type { Caller, Owner } from '../../domain/caller.js';
+import { conflict, forbidden, insufficientFunds, invalid, notFound } from '../../domain/errors.js';
+import type { Clock, Mode, Role } from '../../domain/types.js';
+import { newId, shortReference } from '../../lib/ids.js';
+import { formatGhs, toGhs } from '../../lib/money.js';
+import { normaliseGhanaMsisdn } from '../../lib/phone.js';
+import { ledgerKeys } from '../wallet/ledger-keys.js';
+import type { WalletRepository } from '../wallet/repository.js';
+import type { Credential, CredentialCipher } from './credential-crypto.js';
+import { InventoryImportError, parseCredentialCsv } from './csv.js';
+import type { RcPackageRow, ResultCheckerRepository } from './repository.js';
+import { sandboxCredential } from './sandbox-credentials.js';
+import {
+  MAX_RC_BULK_ITEMS,
+  type RcBulkFailure,
+  type RcBulkPurchase,
+  type RcPackage,
+  type RcPurchase,
+  type RcTransaction,
+} from './schemas.js';
+
+export interface RcItemInput {
+  packageId: string;
+  recipientPhone: string;
+}
+
+type SingleCode = 'RC_WALLET_BUY_FAILED';
+type BulkCode = 'RC_WALLET_BULK_BUY_FAILED';
+type RcCode = SingleCode | BulkCode;
+
+const BUYER_ROLES: readonly Role[] = ['Agent', 'SuperAgent'];
+
+/** Spec §5.5: result-checker purchases are for Agent and SuperAgent keys only. */
+export function assertRcBuyer(role: Role, code: RcCode): void {
+  if (!BUYER_ROLES.includes(role)) {
+    throw forbidden(code, 'Result-checker purchases are available to Agent and SuperAgent accounts only');
+  }
+}
+
+/** Why a package cannot be sold, or null when it can. */
+function packageProblem(row: RcPackageRow | undefined, packageId: string): string | null {
+  if (!row) return `Result-checker package ${packageId} does not exist`;
+  if (row.status !== 'Active') return `Result-checker package ${packageId} is not active`;
+  return null;
+}
+
+const outOfStock = (name: string) => `Out of stock: no ${name} credential is available`;
+const insufficient = (code: RcCode, needed: number, available: number) =>
+  insufficientFunds(code, `Insufficient wallet balance: ${formatGhs(needed)} needed, ${formatGhs(available)} available`);
+
+interface BulkOutcome {
+  sold: { transactionId: string; recipientPhone: string; secret: string }[];
+  failures: RcBulkFailure[];
+  charged: number;
+}
+
+interface ValidBulkItem {
+  index: number;
+  input: RcItemInput;
+  phone: string;
+}
+
+/** Runs a sale with fresh short references, drawing again on the (astronomically rare) collision. */
+async function retryOnReferenceCollision<T>(work: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (error) {
+      const taken =
+        isUniqueViolation(error, 'rc_transactions_short_reference_key') || isUniqueViolation(error, 'orders_short_reference_key');
+      if (taken && attempt < 3) continue;
+      throw error;
+    }
+  }
+}
+
+/** Should two sales ever be handed the same credential, the unique credential_id refuses the second: nothing is charged. */
+function credentialTaken(code: RcCode) {
+  return (error: unknown): never => {
+    if (isUniqueViolation(error, 'rc_transactions_credential_id_key')) {
+      throw conflict(code, 'A concurrent purchase took the same credential; nothing was charged. Please retry.');
+    }
+    throw error;
+  };
+}
+
+export class ResultCheckerService {
+  constructor(
+    private readonly database: Database,
+    private readonly rc: ResultCheckerRepository,
+    private readonly wallets: WalletRepository,
+    private readonly cipher: CredentialCipher,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Spec 4.14: active packages priced for the caller's role, with live stock (never cached). */
+  async packages(role: Role): Promise<RcPackage[]> {
+    const rows = await this.rc.listActive(role);
+    return rows.map((p) => ({
+      _id: p.id,
+      code: p.code,
+      name: p.name,
+      displayName: p.display_name,
+      description: p.description,
+      price: toGhs(Number(p.price)),
+      currency: 'GHS',
+      stockAvailable: Number(p.stock ?? 0),
+      priority: p.priority,
+      checkLimit: p.check_limit,
+      includesPdf: p.includes_pdf === null ? null : p.includes_pdf === 1,
+    }));
+  }
+
+  /**
+   * Spec 4.16, decisions §3: debit, then assign one credential, in one unit of work. Out of stock:
+   * the debit is refunded and the failed attempt recorded (an audit trail that nets to zero) before
+   * the call answers 409.
+   */
+  async buySingle(caller: Caller, input: RcItemInput): Promise<RcPurchase> {
+    const code: SingleCode = 'RC_WALLET_BUY_FAILED';
+    assertRcBuyer(caller.role, code);
+    const phone = normaliseGhanaMsisdn(input.recipientPhone);
+    if (!phone) throw invalid(code, 'recipientPhone is not a valid Ghana mobile number');
+    const [known] = await this.rc.findForRole([input.packageId], caller.role);
+    const problem = packageProblem(known, input.packageId);
+    if (problem) throw invalid(code, problem);
+
+    const id = newId('rc');
+    const sale = await retryOnReferenceCollision(() =>
+      this.database.unit(async (tx) => {
+        const now = this.clock();
+        const reference = shortReference('RC');
+        const [row] = await this.rc.findForRoleInUnit(tx, [input.packageId], caller.role);
+        const stillProblem = packageProblem(row, input.packageId);
+        if (stillProblem !== null || !row) throw invalid(code, stillProblem ?? 'package vanished');
+        const price = Number(row.price);
+        const record = {
+          id,
+          shortReference: reference,
+          profileId: caller.profileId,
+          mode: caller.mode,
+          packageId: row.id,
+          packageName: row.name,
+          amount: price,
+          buyerPhone: phone,
+          bulkId: null,
+          now,
+        };
+        // The wallet is debited before inventory is assigned (spec 4.16), with its ledger entry.
+        const balances =
+          caller.wallet &&
+          (await this.wallets.post(
+            tx,
+            {
+              walletId: caller.wallet.id,
+              kind: 'rc_debit',
+              availableDelta: -price,
+              heldDelta: 0,
+              orderId: id,
+              rcTransactionId: id,
+              idempotencyKey: ledgerKeys.rcDebit(id),
+              memo: `Result checker ${row.name}`,
+            },
+            now,
+          ));
+        if (!balances || !caller.wallet) throw insufficient(code, price, await this.available(tx, caller));
+        const before = balances.available + price;
+        const credential = await this.issue(tx, caller.mode, row.id, id, now);
+        if (!credential) {
+          // Out of stock: the debit comes back, and the failed attempt is kept.
+          await this.refund(tx, caller.wallet.id, price, id, now);
+          const errorMessage = `${outOfStock(row.name)}; the debit was refunded`;
+          this.rc.recordSale(tx, {
+            ...record,
+            state: 'failed',
+            credentialId: null,
+            credentialSecret: null,
+            errorMessage,
+            walletBalanceBefore: before,
+            walletBalanceAfter: before,
+          });
+          return { sold: false as const, packageName: row.name, reference };
+        }
+        // The sale: its transaction and its order, written with the debit's ledger entry.
+        this.rc.recordSale(tx, {
+          ...record,
+          state: 'completed',
+          credentialId: credential.credentialId,
+          credentialSecret: credential.secret,
+          errorMessage: null,
+          walletBalanceBefore: before,
+          walletBalanceAfter: balances.available,
+        });
+        return { sold: true as const, secret: credential.secret, reference };
+      }),
+    ).catch(credentialTaken(code));
+    if (!sale.sold) {
+      throw conflict(
+        code,
+        `${outOfStock(sale.packageName)}. The debit was refunded; nothing was charged (reference ${sale.reference}).`,
+      );
+    }
+    return { transactionId: id, shortReference: sale.reference, credential: this.reveal(sale.secret), status: 'completed' };
+  }
+
+  /**
+   * Spec 4.17, decisions §8: each item validated on its own; one debit for the total of the valid
+   * items; each then gets a credential or fails and is refunded. Every item failing is 409 with
+   * everything refunded.
+   */
+  async buyBulk(caller: Caller, items: readonly RcItemInput[]): Promise<RcBulkPurchase> {
+    const code: BulkCode = 'RC_WALLET_BULK_BUY_FAILED';
+    assertRcBuyer(caller.role, code);
+    if (items.length < 1 || items.length > MAX_RC_BULK_ITEMS)
+      throw invalid(code, `items must hold 1 to ${MAX_RC_BULK_ITEMS} entries`);
+    const failures: RcBulkFailure[] = [];
+    const fail = (index: number, input: RcItemInput, message: string) =>
+      failures.push({ index, packageId: input.packageId, recipientPhone: input.recipientPhone, error: { code, message } });
+
+    const known = new Map(
+      (
+        await this.rc.findForRole(
+          items.map((i) => i.packageId),
+          caller.role,
+        )
+      ).map((p) => [p.id, p]),
+    );
+    const valid: ValidBulkItem[] = [];
+    items.forEach((input, index) => {
+      const phone = normaliseGhanaMsisdn(input.recipientPhone);
+      const problem = packageProblem(known.get(input.packageId), input.packageId);
+      if (problem) fail(index, input, problem);
+      else if (!phone) fail(index, input, 'recipientPhone is not a valid Ghana mobile number');
+      else valid.push({ index, input, phone });
+    });
+
+    const bulkId = newId('rcb');
+    const outcome =
+      valid.length === 0
+        ? { sold: [], failures: [], charged: 0 }
+        : await retryOnReferenceCollision(() =>
+            this.database.unit(async (tx) => {
+              const now = this.clock();
+              const result: BulkOutcome = { sold: [], failures: [], charged: 0 };
+              const fresh = new Map(
+                (
+                  await this.rc.findForRoleInUnit(
+                    tx,
+                    valid.map((v) => v.input.packageId),
+                    caller.role,
+                  )
+                ).map((p) => [p.id, p]),
+              );
+              const payable: (ValidBulkItem & { pkg: RcPackageRow; price: number })[] = [];
+              for (const item of valid) {
+                const row = fresh.get(item.input.packageId);
+                const problem = packageProblem(row, item.input.packageId);
+                if (problem !== null || !row) result.failures.push(this.failure(item, code, problem ?? 'package vanished'));
+                else payable.push({ ...item, pkg: row, price: Number(row.price) });
+              }
+              if (payable.length === 0) return result;
+              // One debit for the total of the payable items, with its ledger entry.
+              const total = payable.reduce((sum, item) => sum + item.price, 0);
+              const balances =
+                caller.wallet &&
+                (await this.wallets.post(
+                  tx,
+                  {
+                    walletId: caller.wallet.id,
+                    kind: 'rc_debit',
+                    availableDelta: -total,
+                    heldDelta: 0,
+                    idempotencyKey: ledgerKeys.rcBulkDebit(bulkId),
+                    memo: `Result checker bulk purchase ${bulkId} (${payable.length} items)`,
+                  },
+                  now,
+                ));
+              if (!balances || !caller.wallet) throw insufficient(code, total, await this.available(tx, caller));
+              // Each item: a credential, or a refund. Its order shows the balance as if items were charged one after another.
+              let running = balances.available + total;
+              for (const item of payable) {
+                const id = newId('rc');
+                const credential = await this.issue(tx, caller.mode, item.pkg.id, id, now);
+                const record = {
+                  id,
+                  shortReference: shortReference('RC'),
+                  profileId: caller.profileId,
+                  mode: caller.mode,
+                  packageId: item.pkg.id,
+                  packageName: item.pkg.name,
+                  amount: item.price,
+                  buyerPhone: item.phone,
+                  bulkId,
+                  now,
+                };
+                if (!credential) {
+                  await this.refund(tx, caller.wallet.id, item.price, id, now);
+                  const errorMessage = `${outOfStock(item.pkg.name)}; refunded`;
+                  this.rc.recordSale(tx, {
+                    ...record,
+                    state: 'failed',
+                    credentialId: null,
+                    credentialSecret: null,
+                    errorMessage,
+                    walletBalanceBefore: running,
+                    walletBalanceAfter: running,
+                  });
+                  result.failures.push(this.failure(item, code, errorMessage));
+                  continue;
+                }
+                this.rc.recordSale(tx, {
+                  ...record,
+                  state: 'completed',
+                  credentialId: credential.credentialId,
+                  credentialSecret: credential.secret,
+                  errorMessage: null,
+                  walletBalanceBefore: running,
+                  walletBalanceAfter: running - item.price,
+                });
+                running -= item.price;
+                result.charged += item.price;
+                result.sold.push({ transactionId: id, recipientPhone: item.phone, secret: credential.secret });
+              }
+              return result;
+            }),
+          ).catch(credentialTaken(code));
+    failures.push(...outcome.failures);
+    failures.sort((a, b) => a.index - b.index);
+    if (outcome.sold.length === 0) {
+      const shown = failures.slice(0, 3).map((f) => `item ${f.index}: ${f.error.message}`);
+      const more = failures.length > 3 ? `; and ${failures.length - 3} more` : '';
+      throw conflict(code, `No item could be bought (${shown.join('; ')}${more}). Nothing was charged.`);
+    }
+    return {
+      transactions: outcome.sold.map((t) => ({
+        transactionId: t.transactionId,
+        recipientPhone: t.recipientPhone,
+        credential: this.reveal(t.secret),
+      })),
+      failures,
+      totalAmount: toGhs(outcome.charged),
+      status: 'completed',
+    };
+  }
+
+  /** Spec 4.15: the caller's own transaction in the key's mode; the credential only once completed. */
+  async status(owner: Owner, transactionId: string): Promise<RcTransaction> {
+    const t = await this.rc.findOwnTransaction(owner, transactionId);
+    if (!t) throw notFound('ORDER_NOT_FOUND', `Result-checker transaction ${transactionId} not found`);
+    return {
+      _id: t.id,
+      shortReference: t.short_reference,
+      state: t.state,
+      paymentGatewayStatus: t.payment_gateway_status,
+      amount: toGhs(t.amount),
+      currency: 'GHS',
+      packageName: t.package_name,
+      buyerPhone: t.buyer_phone,
+      credential: t.state === 'completed' && t.credential_secret ? this.reveal(t.credential_secret) : null,
+      createdAt: t.created_at,
+      completedAt: t.completed_at,
+    };
+  }
+
+  /**
+   * `cli rc import`: a strict CSV of username,password; all or nothing. Duplicates (in the file or
+   * already stored for the package) are skipped and counted.
+   */
+  async importCredentials(packageId: string, csvText: string): Promise<{ added: number; skipped: number }> {
+    const credentials = parseCredentialCsv(csvText);
+    return this.database.unit(async (tx) => {
+      if (!(await this.rc.packageExists(tx, packageId))) throw new InventoryImportError(`no result-checker package ${packageId}`);
+      const added = await this.rc.insertCredentials(tx, this.cipher, packageId, credentials, this.clock());
+      return { added, skipped: credentials.length - added };
+    });
+  }
+
+  async stock(packageId: string): Promise<number> {
+    return this.rc.countUnassigned(packageId);
+  }
+
+  private failure(item: ValidBulkItem, code: BulkCode, message: string): RcBulkFailure {
+    return {
+      index: item.index,
+      packageId: item.input.packageId,
+      recipientPhone: item.input.recipientPhone,
+      error: { code, message },
+    };
+  }
+
+  private async refund(tx: Tx, walletId: string, amount: number, transactionId: string, now: number): Promise<void> {
+    const balances = await this.wallets.post(
+      tx,
+      {
+        walletId,
+        kind: 'rc_refund',
+        availableDelta: amount,
+        heldDelta: 0,
+        orderId: transactionId,
+        rcTransactionId: transactionId,
+        idempotencyKey: ledgerKeys.rcRefund(transactionId),
+        memo: 'Result checker out of stock: refund',
+      },
+      now,
+    );
+    if (!balances) throw new Error(`refund of ${transactionId} was refused`);
+  }
+
+  /** Live: the next credential from inventory (null when none). Test: a generated sandbox credential. */
+  private async issue(
+    tx: Tx,
+    mode: Mode,
+    packageId: string,
+    transactionId: string,
+    now: number,
+  ): Promise<{ credentialId: string | null; secret: string } | null> {
+    if (mode === 'test') return { credentialId: null, secret: this.cipher.encrypt(sandboxCredential()) };
+    const taken = await this.rc.assignCredential(tx, packageId, transactionId, now);
+    return taken ? { credentialId: taken.id, secret: taken.secret } : null;
+  }
+
+  private reveal(secret: string): Credential {
+    const { username, password } = this.cipher.decrypt(secret);
+    return { username, password };
+  }
+
+  /** The caller's available balance inside the unit, for a 402's message. */
+  private async available(tx: Tx, caller: Caller): Promise<number> {
+    if (!caller.wallet) return 0;
+    return Number((await this.wallets.findById(tx, caller.wallet.id))?.available ?? 0);
+  }
+}

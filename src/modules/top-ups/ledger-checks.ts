@@ -1,0 +1,40 @@
+import { formatGhs as ghs } from '../../lib/money.js';
+import type { LedgerCheck } from '../wallet/ledger-verify.js';
+import type { TopUpRepository } from './repository.js';
+
+/**
+ * Top-ups, recomputed (decisions.md §7): every approved top-up credited exactly once, on its
+ * owner's wallet of its mode; nothing else credited as a top-up.
+ */
+export function topUpLedgerCheck(repo: TopUpRepository): LedgerCheck {
+  return async (tx) => {
+    const problems: string[] = [];
+    for (const w of await repo.walletTopUpTotals(tx)) {
+      const net = Number(w.ledger_net ?? 0);
+      const approved = Number(w.approved_total ?? 0);
+      if (net !== approved) {
+        problems.push(
+          `top-ups: wallet ${w.id} (${w.profile_id}/${w.mode}) top-up credits ${ghs(net)} but approved top-ups total ${ghs(approved)}`,
+        );
+      }
+    }
+    for (const t of await repo.topUpLedgerEntries(tx)) {
+      const entries = Number(t.entries);
+      const net = Number(t.net);
+      if (t.status === 'approved') {
+        if (entries !== 1) problems.push(`top-ups: approved top-up ${t.id} has ${entries} ledger entries, expected exactly 1`);
+        else if (net !== Number(t.amount))
+          problems.push(`top-ups: top-up ${t.id} credited ${ghs(net)}, expected ${ghs(Number(t.amount))}`);
+      } else if (entries !== 0) {
+        problems.push(`top-ups: ${t.status} top-up ${t.id} has ${entries} ledger entries, expected none`);
+      }
+      if (Number(t.held_net) !== 0) problems.push(`top-ups: top-up ${t.id} moved held funds`);
+      if (Number(t.misdirected) !== 0)
+        problems.push(`top-ups: top-up ${t.id} was credited to a wallet that is not its owner's wallet of its mode`);
+    }
+    for (const e of await repo.orphanTopUpEntries(tx)) {
+      problems.push(`top-ups: ledger entry ${e.id} is a top_up credit for ${e.top_up_id ?? 'no top-up'}, which does not exist`);
+    }
+    return problems;
+  };
+}

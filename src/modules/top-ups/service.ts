@@ -1,0 +1,173 @@
+import type { Database } from '../../db/connection.js';
+import type { TopUpRow, TopUpStatus } from '../../db/schema.js';
+import { whenRefusedBy } from '../../db/unique-indexes.js';
+import type { Tx } from '../../db/unit-of-work.js';
+import type { Owner } from '../../domain/caller.js';
+import { conflict, invalid, notFound } from '../../domain/errors.js';
+import type { Clock, Mode } from '../../domain/types.js';
+import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
+import { newId } from '../../lib/ids.js';
+import { fromGhs, toGhs } from '../../lib/money.js';
+import { ledgerKeys } from '../wallet/ledger-keys.js';
+import type { WalletRepository } from '../wallet/repository.js';
+import type { WalletService } from '../wallet/service.js';
+import type { TopUpRepository } from './repository.js';
+import {
+  TOP_UP_MAX_GHS,
+  TOP_UP_PAGE_DEFAULT,
+  TOP_UP_PAGE_MAX,
+  type TopUp,
+  type TopUpPage,
+  type TopUpRequestBody,
+} from './schemas.js';
+
+const CODE = 'TOPUP_REQUEST_FAILED';
+const MAX_REFERENCE = 100;
+const MAX_NOTE = 500;
+
+export function toTopUpView(t: TopUpRow): TopUp {
+  return {
+    _id: t.id,
+    amount: toGhs(t.amount),
+    currency: 'GHS',
+    method: t.method,
+    reference: t.reference,
+    note: t.note,
+    status: t.status,
+    createdAt: t.created_at,
+    decidedAt: t.decided_at,
+    rejectionReason: t.rejection_reason,
+  };
+}
+
+export class TopUpService {
+  constructor(
+    private readonly database: Database,
+    private readonly topUps: TopUpRepository,
+    private readonly wallets: WalletRepository,
+    private readonly walletService: WalletService,
+    private readonly clock: Clock,
+  ) {}
+
+  /**
+   * decisions.md §7. Live requests wait for staff; test-mode requests are approved at once,
+   * crediting the test wallet in the same unit of work.
+   */
+  async request(owner: Owner, body: TopUpRequestBody): Promise<TopUp> {
+    const amount = fromGhs(body.amount);
+    if (amount === null || amount <= 0 || amount > TOP_UP_MAX_GHS * 100) {
+      throw invalid(CODE, `amount must be a GHS amount above 0 and at most ${TOP_UP_MAX_GHS}, with at most two decimals`);
+    }
+    const reference = body.reference.trim();
+    if (reference === '') throw invalid(CODE, 'reference must not be empty');
+    if (reference.length > MAX_REFERENCE) throw invalid(CODE, `reference must be at most ${MAX_REFERENCE} characters`);
+    const note = body.note?.trim() || null;
+    if (note !== null && note.length > MAX_NOTE) throw invalid(CODE, `note must be at most ${MAX_NOTE} characters`);
+
+    const row = await this.database
+      .unit(async (tx) => {
+        const now = this.clock();
+        const autoApprove = owner.mode === 'test';
+        const topUp = await this.topUps.insert(tx, {
+          id: newId('tup'),
+          profileId: owner.profileId,
+          mode: owner.mode,
+          amount,
+          method: body.method,
+          reference,
+          note,
+          status: autoApprove ? 'approved' : 'pending',
+          decidedAt: autoApprove ? now : null,
+          decidedBy: autoApprove ? 'test-mode' : null,
+          now,
+        });
+        if (autoApprove) await this.credit(tx, topUp, now);
+        return topUp;
+      })
+      .catch(
+        whenRefusedBy({
+          top_ups_reference: () => conflict(CODE, `A top-up request with reference "${reference}" already exists`),
+        }),
+      );
+    return toTopUpView(row);
+  }
+
+  async list(
+    owner: Owner,
+    query: { status?: TopUpStatus | undefined; limit?: number | undefined; cursor?: string | undefined },
+  ): Promise<TopUpPage> {
+    const limit = query.limit ?? TOP_UP_PAGE_DEFAULT;
+    if (!Number.isInteger(limit) || limit < 1) throw invalid(CODE, 'limit must be an integer from 1 to 100');
+    const pageSize = Math.min(limit, TOP_UP_PAGE_MAX);
+    const after = query.cursor === undefined || query.cursor === '' ? null : decodeCursor(query.cursor);
+    if (query.cursor && !after) throw invalid(CODE, 'cursor is not a valid continueCursor');
+
+    const rows = await this.topUps.listOwn(owner, { status: query.status, after, limit: pageSize + 1 });
+    const page = rows.slice(0, pageSize);
+    const last = page.at(-1);
+    return {
+      topUps: page.map(toTopUpView),
+      isDone: rows.length <= pageSize,
+      continueCursor: last ? encodeCursor({ createdAt: last.created_at, id: last.id }) : (query.cursor ?? ''),
+    };
+  }
+
+  // ---- staff (CLI) ----
+
+  async listForStaff(filter: { status?: TopUpStatus | undefined; mode?: Mode | undefined; limit: number }): Promise<TopUpRow[]> {
+    return this.topUps.list(filter);
+  }
+
+  /** Approves a pending top-up and credits the wallet exactly once, in one unit of work. */
+  async approve(id: string, decidedBy: string): Promise<TopUpRow> {
+    return this.database.unit(async (tx) => {
+      const now = this.clock();
+      const topUp = await this.topUps.decidePending(tx, id, { status: 'approved', rejectionReason: null, decidedBy, now });
+      if (!topUp) throw await this.refusal(tx, id);
+      await this.credit(tx, topUp, now);
+      return topUp;
+    });
+  }
+
+  async reject(id: string, reason: string, decidedBy: string): Promise<TopUpRow> {
+    const trimmed = reason.trim();
+    if (trimmed === '') throw invalid('INVALID_REQUEST', 'a rejection needs a reason (--reason "...")');
+    if (trimmed.length > MAX_NOTE) throw invalid('INVALID_REQUEST', `the reason must be at most ${MAX_NOTE} characters`);
+    return this.database.unit(async (tx) => {
+      const topUp = await this.topUps.decidePending(tx, id, {
+        status: 'rejected',
+        rejectionReason: trimmed,
+        decidedBy,
+        now: this.clock(),
+      });
+      if (!topUp) throw await this.refusal(tx, id);
+      return topUp;
+    });
+  }
+
+  /** The top-up's amount to its owner's wallet of its mode, once (the ledger key is per top-up). */
+  private async credit(tx: Tx, topUp: TopUpRow, now: number): Promise<void> {
+    const { walletId } = await this.walletService.ensure(tx, topUp.profile_id, topUp.mode, 0, now);
+    const after = await this.wallets.post(
+      tx,
+      {
+        walletId,
+        kind: 'top_up',
+        availableDelta: topUp.amount,
+        heldDelta: 0,
+        topUpId: topUp.id,
+        idempotencyKey: ledgerKeys.topUp(topUp.id),
+        memo: `Top-up ${topUp.method} ${topUp.reference}`,
+      },
+      now,
+    );
+    if (!after) throw new Error(`credit of top-up ${topUp.id} was refused`);
+  }
+
+  private async refusal(tx: Tx, id: string) {
+    const existing = await this.topUps.find(tx, id);
+    if (!existing) return notFound('NOT_FOUND', `no top-up ${id}`);
+    const when = existing.decided_at ? ` at ${new Date(existing.decided_at).toISOString()}` : '';
+    return conflict('INVALID_REQUEST', `top-up ${id} was already ${existing.status}${when}; a decision cannot be changed`);
+  }
+}
