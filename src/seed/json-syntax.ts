@@ -11,11 +11,13 @@ export interface JsonSyntaxProblem {
   problem: string;
 }
 
-class Stop {
+class Stop extends Error {
   constructor(
     readonly at: number,
     readonly problem: string,
-  ) {}
+  ) {
+    super(problem);
+  }
 }
 
 const WHITESPACE = new Set([' ', '\t', '\n', '\r']);

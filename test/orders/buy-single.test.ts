@@ -67,12 +67,12 @@ describe('POST /data-bundles/buy-single (spec 4.9)', () => {
     assert.equal(items.length, 1);
     assert.equal(items[0]?.status, 'pending');
     assert.equal(items[0]?.attempt, 1);
-    const outbox = await t.database.db.selectFrom('outbox').selectAll().where('order_item_id', '=', items[0]!.id).execute();
+    const outbox = await t.database.db.selectFrom('outbox').selectAll().where('order_item_id', '=', String(items[0]?.id)).execute();
     assert.equal(outbox.length, 1);
     assert.equal(outbox[0]?.kind, 'submit');
     const entries = await t.database.db.selectFrom('ledger_entries').selectAll().where('order_id', '=', data.orderId).execute();
     assert.deepEqual(entries.map((e) => [e.kind, Number(e.available_delta), Number(e.held_delta), e.idempotency_key]), [
-      ['data_hold', -900, 900, `hold:${items[0]!.id}:1`],
+      ['data_hold', -900, 900, `hold:${String(items[0]?.id)}:1`],
     ]);
     assert.deepEqual(await ledgerMismatches(t), []);
   });
