@@ -2,43 +2,27 @@ import path from 'node:path';
 import type { Config } from './config.js';
 import type { Database } from './db/connection.js';
 import type { Clock } from './domain/types.js';
-import { CatalogRepository } from './modules/catalog/repository.js';
+import { shortReference, type ReferenceSource } from './lib/ids.js';
 import { CatalogService } from './modules/catalog/service.js';
 import { DeliveryService } from './modules/orders/deliveries.js';
 import { dataOrderChecks } from './modules/orders/ledger-checks.js';
-import { OutboxRepository } from './modules/orders/outbox-repository.js';
 import { PurchaseService } from './modules/orders/purchases.js';
-import { OrderRepository } from './modules/orders/repository.js';
 import { OrderService } from './modules/orders/service.js';
-import { ProfileRepository } from './modules/profiles/repository.js';
 import { ProfileService } from './modules/profiles/service.js';
 import { CredentialCipher, resolveCredentialsKey } from './modules/result-checker/credential-crypto.js';
 import { resultCheckerLedgerCheck } from './modules/result-checker/ledger-checks.js';
-import { ResultCheckerRepository } from './modules/result-checker/repository.js';
 import { ResultCheckerService } from './modules/result-checker/service.js';
 import { topUpLedgerCheck } from './modules/top-ups/ledger-checks.js';
-import { TopUpRepository } from './modules/top-ups/repository.js';
 import { TopUpService } from './modules/top-ups/service.js';
 import { LedgerVerifier, walletsMatchLedger } from './modules/wallet/ledger-verify.js';
-import { WalletRepository } from './modules/wallet/repository.js';
 import { WalletService } from './modules/wallet/service.js';
+import { createRepositories, type Repositories } from './repositories.js';
 import { SeedImporter } from './seed/import.js';
 
 export interface Logger {
   info(obj: object, msg?: string): void;
   warn(obj: object, msg?: string): void;
   error(obj: object, msg?: string): void;
-}
-
-/** Every repository, built once per database: each owns its statements and caches. */
-export interface Repositories {
-  wallets: WalletRepository;
-  catalog: CatalogRepository;
-  profiles: ProfileRepository;
-  orders: OrderRepository;
-  outbox: OutboxRepository;
-  resultChecker: ResultCheckerRepository;
-  topUps: TopUpRepository;
 }
 
 /** The composition root: every repository and service, built once per process over one database. */
@@ -75,19 +59,20 @@ export function credentialsCipher(config: Config, database: Database, say: (mess
 export interface ContextOptions {
   /** The time source of every service (tests move it). */
   clock?: Clock;
+  /** Draws short references (tests force collisions with it). */
+  references?: ReferenceSource;
 }
 
-export function createContext(config: Config, database: Database, log: Logger, cipher: CredentialCipher, options: ContextOptions = {}): AppContext {
+export function createContext(
+  config: Config,
+  database: Database,
+  log: Logger,
+  cipher: CredentialCipher,
+  options: ContextOptions = {},
+): AppContext {
   const clock = options.clock ?? Date.now;
-  const repositories: Repositories = {
-    wallets: new WalletRepository(database),
-    catalog: new CatalogRepository(database),
-    profiles: new ProfileRepository(database),
-    orders: new OrderRepository(database),
-    outbox: new OutboxRepository(database),
-    resultChecker: new ResultCheckerRepository(database),
-    topUps: new TopUpRepository(database),
-  };
+  const references = options.references ?? shortReference;
+  const repositories = createRepositories(database);
   const listeners = new Set<() => void>();
   const deliveriesQueued = () => {
     for (const listener of listeners) {
@@ -111,10 +96,10 @@ export function createContext(config: Config, database: Database, log: Logger, c
     wallets: walletService,
     profiles: new ProfileService(database, profiles, walletService, log, clock),
     catalog: catalogService,
-    purchases: new PurchaseService(database, catalogService, orders, outbox, wallets, clock, deliveriesQueued),
+    purchases: new PurchaseService(database, catalogService, orders, outbox, wallets, clock, references, deliveriesQueued),
     orders: new OrderService(database, orders, wallets, clock, config.orderStuckAfterMs),
     deliveries: new DeliveryService(database, orders, outbox, wallets, clock),
-    resultChecker: new ResultCheckerService(database, resultChecker, wallets, cipher, clock),
+    resultChecker: new ResultCheckerService(database, resultChecker, wallets, cipher, clock, references),
     topUps: new TopUpService(database, topUps, wallets, walletService, clock),
     ledger: new LedgerVerifier(database, wallets, [
       walletsMatchLedger(wallets),

@@ -31,6 +31,9 @@ const UNBIASED_BELOW = 256 - (256 % REFERENCE_ALPHABET.length);
 
 export type ReferencePrefix = 'DB' | 'RC';
 
+/** Where services draw short references from (shortReference; tests give their own). */
+export type ReferenceSource = (prefix: ReferencePrefix) => string;
+
 /**
  * The short reference a partner reads out over the phone (spec 2.7: alphanumeric): the kind of
  * record, then eight random characters, e.g. `DB7KQ2M9XH` (31^8, about 8.5 × 10^11 per kind).

@@ -1,5 +1,5 @@
 import { Value } from 'typebox/value';
-import type { Repositories } from '../context.js';
+import type { Repositories } from '../repositories.js';
 import type { Database } from '../db/connection.js';
 import { refreshPlannerStatistics } from '../db/dialect.js';
 import type { Tx } from '../db/unit-of-work.js';

@@ -1,4 +1,4 @@
-import type { Repositories } from '../context.js';
+import type { Repositories } from '../repositories.js';
 import type { NewOrder, NewOrderItem } from '../db/schema.js';
 import type { Tx } from '../db/unit-of-work.js';
 import type { Role } from '../domain/types.js';

@@ -11,6 +11,7 @@ import { connect, type Database } from '../../src/db/connection.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { buildApp } from '../../src/app.js';
 import type { Mode } from '../../src/domain/types.js';
+import type { ReferenceSource } from '../../src/lib/ids.js';
 import { CredentialCipher } from '../../src/modules/result-checker/credential-crypto.js';
 import { parseSeed } from '../../src/seed/import.js';
 
@@ -70,6 +71,8 @@ export interface TestAppOptions {
   seed?: string | object | null;
   /** Extra environment for the config (e.g. SANDBOX_SETTLE_MS). */
   env?: Record<string, string>;
+  /** The services' short-reference source (default: the real one). */
+  references?: ReferenceSource;
 }
 
 export interface CallResult {
@@ -98,7 +101,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const testDb = await createTestDatabase();
   const config = loadConfig({ DATABASE_URL: testDb.url, LOG_LEVEL: 'silent', SANDBOX_SETTLE_MS: '50', ...options.env });
   const cipher = new CredentialCipher(randomBytes(32));
-  const ctx = createContext(config, testDb.database, silentLog, cipher);
+  const ctx = createContext(config, testDb.database, silentLog, cipher, options.references ? { references: options.references } : {});
   const seed = options.seed === undefined ? FIXTURE_SEED : options.seed;
   if (seed !== null) {
     const text = typeof seed === 'string' ? fs.readFileSync(seed, 'utf8') : JSON.stringify(seed);

@@ -4,7 +4,7 @@ import type { Tx } from '../../db/unit-of-work.js';
 import type { Caller } from '../../domain/caller.js';
 import { conflict, forbidden, insufficientFunds, invalid, notFound, unprocessable, type ErrorCode } from '../../domain/errors.js';
 import type { Clock, Role } from '../../domain/types.js';
-import { newId, shortReference, type ReferencePrefix } from '../../lib/ids.js';
+import { newId, type ReferencePrefix, type ReferenceSource } from '../../lib/ids.js';
 import { formatGhs, toGhs } from '../../lib/money.js';
 import { normaliseGhanaMsisdn } from '../../lib/phone.js';
 import type { CatalogService } from '../catalog/service.js';
@@ -98,10 +98,10 @@ export function requireBulkRole(caller: Pick<Caller, 'role'>): void {
 }
 
 /** Runs `work` with a fresh short reference, drawing again on the (astronomically rare) collision. */
-async function withFreshReference<T>(prefix: ReferencePrefix, work: (reference: string) => Promise<T>): Promise<T> {
+async function withFreshReference<T>(draw: ReferenceSource, prefix: ReferencePrefix, work: (reference: string) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await work(shortReference(prefix));
+      return await work(draw(prefix));
     } catch (error) {
       if (attempt < 3 && isUniqueViolation(error, 'orders_short_reference_key')) continue;
       throw error;
@@ -117,6 +117,7 @@ export class PurchaseService {
     private readonly outbox: OutboxRepository,
     private readonly wallets: WalletRepository,
     private readonly clock: Clock,
+    private readonly references: ReferenceSource,
     /** Called once a unit that queued deliveries has committed. */
     private readonly deliveriesQueued: () => void,
   ) {}
@@ -137,7 +138,7 @@ export class PurchaseService {
       if (await this.orders.findByPaymentReference(caller, paymentReference)) throw repeatedReference(code);
     }
 
-    const placed = await withFreshReference('DB', (reference) =>
+    const placed = await withFreshReference(this.references, 'DB', (reference) =>
       this.database.unit(async (tx) => {
         const now = this.clock();
         const orderId = newId('ord');
@@ -254,7 +255,7 @@ export class PurchaseService {
     const packages = new Set(lines.map((l) => l.pkg.id));
     const onePackage = packages.size === 1 ? lines[0]?.pkg : undefined;
 
-    const placed = await withFreshReference('DB', (reference) =>
+    const placed = await withFreshReference(this.references, 'DB', (reference) =>
       this.database.unit(async (tx) => {
         const now = this.clock();
         const orderId = newId('ord');

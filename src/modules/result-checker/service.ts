@@ -4,7 +4,7 @@ import type { Tx } from '../../db/unit-of-work.js';
 import type { Caller, Owner } from '../../domain/caller.js';
 import { conflict, forbidden, insufficientFunds, invalid, notFound } from '../../domain/errors.js';
 import type { Clock, Mode, Role } from '../../domain/types.js';
-import { newId, shortReference } from '../../lib/ids.js';
+import { newId, type ReferenceSource } from '../../lib/ids.js';
 import { formatGhs, toGhs } from '../../lib/money.js';
 import { normaliseGhanaMsisdn } from '../../lib/phone.js';
 import { ledgerKeys } from '../wallet/ledger-keys.js';
@@ -94,6 +94,7 @@ export class ResultCheckerService {
     private readonly wallets: WalletRepository,
     private readonly cipher: CredentialCipher,
     private readonly clock: Clock,
+    private readonly references: ReferenceSource,
   ) {}
 
   /** Spec 4.14: active packages priced for the caller's role, with live stock (never cached). */
@@ -132,7 +133,7 @@ export class ResultCheckerService {
     const sale = await retryOnReferenceCollision(() =>
       this.database.unit(async (tx) => {
         const now = this.clock();
-        const reference = shortReference('RC');
+        const reference = this.references('RC');
         const [row] = await this.rc.findForRoleInUnit(tx, [input.packageId], caller.role);
         const stillProblem = packageProblem(row, input.packageId);
         if (stillProblem !== null || !row) throw invalid(code, stillProblem ?? 'package vanished');
@@ -286,7 +287,7 @@ export class ResultCheckerService {
                 const credential = await this.issue(tx, caller.mode, item.pkg.id, id, now);
                 const record = {
                   id,
-                  shortReference: shortReference('RC'),
+                  shortReference: this.references('RC'),
                   profileId: caller.profileId,
                   mode: caller.mode,
                   packageId: item.pkg.id,
