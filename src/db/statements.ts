@@ -7,8 +7,9 @@ import type { DB } from './schema.js';
  * SQL of one database, compiled once and then bound with new parameters. A repository describes
  * its statements with Kysely's builder when it is built (once per database, in the composition
  * root); each call only binds values: the same text the builder would produce, minus building and
- * compiling it (~10-25 µs a call, more than most of our statements take to run). The texts form a
- * small fixed set, which PostgreSQL keeps as named prepared statements (see connection.ts).
+ * compiling it (10-25 µs a call when measured in 2026-11, more than most of our statements take to
+ * run). The texts form a small fixed set, which PostgreSQL keeps as named prepared statements (see
+ * connection.ts).
  */
 
 /** A statement ready to run: its SQL and the values of its parameters. `Row` is what it returns. */

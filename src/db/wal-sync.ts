@@ -9,12 +9,13 @@ interface Waiter {
 
 /**
  * SQLite's `synchronous=FULL`, with the fsync moved off the event loop. better-sqlite3 runs a
- * COMMIT on the main thread, and with FULL the fsync inside it stalls every request for ~1 ms per
- * group. Here the group committer commits with `synchronous=NORMAL` (the WAL frames are written, not
- * synced), then this class `fdatasync`s the WAL file on libuv's thread pool, and the group's units
- * are acknowledged only after that: the same guarantee as FULL, since FULL's only extra step in WAL
- * mode is that sync of the WAL after a commit's frames. Meanwhile the main thread serves requests and
- * runs the next group; one sync covers every commit written before it started.
+ * COMMIT on the main thread, and with FULL the fsync inside it stalls every request (~1 ms per
+ * group when measured in 2026-11). Here the group committer commits with `synchronous=NORMAL`
+ * (the WAL frames are written, not synced), then this class `fdatasync`s the WAL file on libuv's
+ * thread pool, and the group's units are acknowledged only after that: the same guarantee as FULL,
+ * since FULL's only extra step in WAL mode is that sync of the WAL after a commit's frames.
+ * Meanwhile the main thread serves requests and runs the next group; one sync covers every commit
+ * written before it started.
  *
  * Reads on the other connection can see a commit before its sync completes. Nothing they saw may
  * leave the process before it is durable: the HTTP layer holds every reply until `durable()` (see
