@@ -8,9 +8,12 @@ import type { AppContext } from './context.js';
 import { answerClientError, registerErrorHandling } from './http/errors.js';
 import { requireApiKey } from './http/plugins/auth.js';
 import { closeAfterEarlyAnswers } from './http/plugins/early-answers.js';
+import { idempotentPosts } from './http/plugins/idempotency.js';
+import { registerRateLimits } from './http/plugins/rate-limits.js';
 import { ErrorEnvelope } from './http/responses.js';
 import { RouteIndex } from './http/route-index.js';
 import { healthRoutes } from './http/routes/health.js';
+import { documentRoute } from './http/openapi.js';
 import { validatorCompiler } from './http/validation.js';
 import { catalogRoutes } from './modules/catalog/routes.js';
 import { dataBundleRoutes, orderRoutes } from './modules/orders/routes.js';
@@ -101,14 +104,15 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
       components: { securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-KEY' } } },
       security: [{ apiKey: [] }],
     },
+    transform: documentRoute,
   });
 
   // Spec §5.7: GET, POST, OPTIONS; Content-Type and X-API-KEY. Preflight needs no key.
   await app.register(cors, {
     origin: '*',
     methods: ['GET', 'POST', 'OPTIONS'],
-    allowedHeaders: ['Content-Type', 'X-API-KEY'],
-    exposedHeaders: ['X-Request-Id'],
+    allowedHeaders: ['Content-Type', 'X-API-KEY', 'Idempotency-Key'],
+    exposedHeaders: ['X-Request-Id', 'RateLimit', 'RateLimit-Policy', 'Retry-After', 'Idempotent-Replayed'],
     maxAge: 600,
   });
 
@@ -117,7 +121,15 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
 
   await app.register(
     async (api) => {
-      requireApiKey(api, ctx.profiles);
+      const limits = await registerRateLimits(api, {
+        limits: ctx.config.rateLimits,
+        redisUrl: ctx.config.redisUrl,
+        redisKeyPrefix: ctx.config.redisKeyPrefix,
+        warn: (obj, message) => ctx.log.warn(obj, message),
+      });
+      requireApiKey(api, ctx.profiles, limits.authFailures);
+      limits.perKey();
+      idempotentPosts(api, ctx.idempotency);
       await api.register(profileRoutes, { profiles: ctx.profiles });
       await api.register(walletRoutes, { wallets: ctx.wallets });
       await api.register(catalogRoutes, { catalog: ctx.catalog });

@@ -23,6 +23,14 @@ export interface Config {
   sqliteSynchronous: SqliteSynchronous;
   /** PostgreSQL connections each process keeps (DATABASE_POOL_SIZE); unused with SQLite. */
   databasePoolSize: number;
+  /** Per API key and per address limits (integrator-features §3); 0 turns one off. */
+  rateLimits: RateLimits;
+  /** redis:// URL of the shared rate-limit counters (REDIS_URL); null: counters in this process's memory. */
+  redisUrl: string | null;
+  /** Prefix of this deployment's keys in Redis (REDIS_KEY_PREFIX), for several deployments on one Redis. */
+  redisKeyPrefix: string;
+  /** How long an Idempotency-Key and its stored answer are kept (IDEMPOTENCY_TTL_HOURS). */
+  idempotencyTtlMs: number;
   /** Outbox worker tuning (WORKER_BATCH_SIZE, WORKER_BATCHES_IN_FLIGHT, WORKER_LEASE_MS, WORKER_IDLE_MS, PROVIDER_TIMEOUT_MS). */
   workerTuning: WorkerTuning;
 }
@@ -34,6 +42,15 @@ export interface HttpTimeouts {
   requestMs: number;
   /** An idle keep-alive connection is closed after this long. */
   keepAliveMs: number;
+}
+
+export interface RateLimits {
+  /** Requests per API key per window (RATE_LIMIT_MAX); 0: no limit. */
+  perKeyMax: number;
+  /** The window, in seconds (RATE_LIMIT_WINDOW_S). */
+  windowS: number;
+  /** Failed authentications per client address per minute (RATE_LIMIT_AUTH_FAILURES); 0: no limit. */
+  authFailuresPerMinute: number;
 }
 
 export interface WorkerTuning {
@@ -131,6 +148,18 @@ function httpTimeoutVars(env: Env): HttpTimeouts {
   return { headersMs, requestMs, keepAliveMs: intVar(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', 72_000, 1000, 600_000) };
 }
 
+function redisUrlVar(env: Env): string | null {
+  const raw = env.REDIS_URL?.trim();
+  if (!raw) return null;
+  if (!/^rediss?:\/\//.test(raw)) throw new ConfigError('REDIS_URL', 'must start with redis:// or rediss://');
+  try {
+    new URL(raw);
+  } catch {
+    throw new ConfigError('REDIS_URL', 'is not a valid URL');
+  }
+  return raw;
+}
+
 function workerTuningVars(env: Env): WorkerTuning {
   const providerTimeoutMs = intVar(env, 'PROVIDER_TIMEOUT_MS', WORKER.providerTimeoutMs, 100, 600_000);
   const leaseMs = intVar(env, 'WORKER_LEASE_MS', WORKER.leaseMs, 500, 3_600_000);
@@ -161,6 +190,14 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: enumVar(env, 'LOG_LEVEL', 'info', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const),
     bodyLimitBytes: intVar(env, 'BODY_LIMIT_BYTES', 64 * 1024, 1024, 10 * 1024 * 1024),
     httpTimeouts: httpTimeoutVars(env),
+    rateLimits: {
+      perKeyMax: intVar(env, 'RATE_LIMIT_MAX', 6000, 0, 10_000_000),
+      windowS: intVar(env, 'RATE_LIMIT_WINDOW_S', 60, 1, 86_400),
+      authFailuresPerMinute: intVar(env, 'RATE_LIMIT_AUTH_FAILURES', 100, 0, 10_000_000),
+    },
+    redisUrl: redisUrlVar(env),
+    redisKeyPrefix: env.REDIS_KEY_PREFIX?.trim() || 'partner-api:',
+    idempotencyTtlMs: intVar(env, 'IDEMPOTENCY_TTL_HOURS', 24, 1, 24 * 365) * 3_600_000,
     orderStuckAfterMs: intVar(env, 'ORDER_STUCK_AFTER_MS', 10 * 60_000, 1000, 30 * 86_400_000),
     sqliteSynchronous: enumVar(env, 'SQLITE_SYNCHRONOUS', 'FULL', ['OFF', 'NORMAL', 'FULL', 'EXTRA'] as const),
     databasePoolSize: intVar(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),

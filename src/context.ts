@@ -4,6 +4,7 @@ import type { Database } from './db/connection.js';
 import type { Clock } from './domain/types.js';
 import { shortReference, type ReferenceSource } from './lib/ids.js';
 import { CatalogService } from './modules/catalog/service.js';
+import { IdempotencyService } from './modules/idempotency/service.js';
 import { DeliveryService } from './modules/orders/deliveries.js';
 import { dataOrderChecks } from './modules/orders/ledger-checks.js';
 import { PurchaseService } from './modules/orders/purchases.js';
@@ -41,6 +42,7 @@ export interface AppContext {
   deliveries: DeliveryService;
   resultChecker: ResultCheckerService;
   topUps: TopUpService;
+  idempotency: IdempotencyService;
   ledger: LedgerVerifier;
   seeds: SeedImporter;
   /**
@@ -61,6 +63,8 @@ export interface ContextOptions {
   clock?: Clock;
   /** Draws short references (tests force collisions with it). */
   references?: ReferenceSource;
+  /** How long a first request holds its Idempotency-Key (tests shorten it). */
+  idempotencyLockMs?: number;
 }
 
 export function createContext(
@@ -84,6 +88,7 @@ export function createContext(
     }
   };
   const { wallets, catalog, profiles, orders, outbox, resultChecker, topUps } = repositories;
+  const idempotency = new IdempotencyService(repositories.idempotency, cipher.sealer('idempotency-responses'), clock, options.idempotencyLockMs);
   const walletService = new WalletService(wallets);
   const catalogService = new CatalogService(catalog);
   return {
@@ -96,11 +101,12 @@ export function createContext(
     wallets: walletService,
     profiles: new ProfileService(database, profiles, walletService, log, clock),
     catalog: catalogService,
-    purchases: new PurchaseService(database, catalogService, orders, outbox, wallets, clock, references, deliveriesQueued),
+    purchases: new PurchaseService(database, catalogService, orders, outbox, wallets, idempotency, clock, references, deliveriesQueued),
     orders: new OrderService(database, orders, wallets, clock, config.orderStuckAfterMs),
     deliveries: new DeliveryService(database, orders, outbox, wallets, clock),
-    resultChecker: new ResultCheckerService(database, resultChecker, wallets, cipher, clock, references),
-    topUps: new TopUpService(database, topUps, wallets, walletService, clock),
+    resultChecker: new ResultCheckerService(database, resultChecker, wallets, idempotency, cipher, clock, references),
+    topUps: new TopUpService(database, topUps, wallets, walletService, idempotency, clock),
+    idempotency,
     ledger: new LedgerVerifier(database, wallets, [
       walletsMatchLedger(wallets),
       ...dataOrderChecks(orders, wallets),

@@ -1,5 +1,6 @@
 import type { Database } from './db/connection.js';
 import { CatalogRepository } from './modules/catalog/repository.js';
+import { IdempotencyRepository } from './modules/idempotency/repository.js';
 import { OutboxRepository } from './modules/orders/outbox-repository.js';
 import { OrderRepository } from './modules/orders/repository.js';
 import { ProfileRepository } from './modules/profiles/repository.js';
@@ -16,6 +17,7 @@ export interface Repositories {
   outbox: OutboxRepository;
   resultChecker: ResultCheckerRepository;
   topUps: TopUpRepository;
+  idempotency: IdempotencyRepository;
 }
 
 export function createRepositories(database: Database): Repositories {
@@ -27,5 +29,6 @@ export function createRepositories(database: Database): Repositories {
     outbox: new OutboxRepository(database),
     resultChecker: new ResultCheckerRepository(database),
     topUps: new TopUpRepository(database),
+    idempotency: new IdempotencyRepository(database),
   };
 }

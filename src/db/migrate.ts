@@ -7,6 +7,8 @@ import * as dropOrdersStateIndex from './migrations/0003_drop_orders_state_index
 import * as outboxLeasedIndex from './migrations/0004_outbox_leased_index.js';
 import * as ordersListingCoveringIndex from './migrations/0005_orders_listing_covering_index.js';
 import * as ordersVersion from './migrations/0006_orders_version.js';
+import * as idempotencyKeys from './migrations/0007_idempotency_keys.js';
+import * as sandboxPollCalls from './migrations/0008_sandbox_poll_calls.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: DialectName): Promise<void>;
@@ -20,6 +22,8 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0004_outbox_leased_index': outboxLeasedIndex,
   '0005_orders_listing_covering_index': ordersListingCoveringIndex,
   '0006_orders_version': ordersVersion,
+  '0007_idempotency_keys': idempotencyKeys,
+  '0008_sandbox_poll_calls': sandboxPollCalls,
 };
 
 class StaticProvider implements MigrationProvider {

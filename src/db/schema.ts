@@ -231,6 +231,22 @@ export interface SandboxSubmissionsTable {
   msisdn: string;
   accepted_at: number;
   submit_calls: number;
+  poll_calls: Generated<number>;
+}
+
+export interface IdempotencyKeysTable {
+  profile_id: string;
+  mode: Mode;
+  key: string;
+  /** sha-256 of the method, the path and the body as parsed JSON (key order and spacing ignored). */
+  fingerprint: string;
+  state: 'running' | 'done';
+  locked_until: number | null;
+  response_status: number | null;
+  response_body: string | null;
+  response_data: string | null;
+  created_at: number;
+  completed_at: number | null;
 }
 
 export type RcTransactionState = 'pending' | 'completed' | 'failed';
@@ -301,6 +317,7 @@ export interface DB {
   order_items: OrderItemsTable;
   outbox: OutboxTable;
   sandbox_submissions: SandboxSubmissionsTable;
+  idempotency_keys: IdempotencyKeysTable;
   rc_transactions: RcTransactionsTable;
   top_ups: TopUpsTable;
 }

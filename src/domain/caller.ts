@@ -12,6 +12,15 @@ export interface Caller {
   wallet: { id: string; available: number; held: number } | null;
   /** The catalog's version as the request began (the catalog cache is checked against it). */
   catalogVersion?: number;
+  /** The Idempotency-Key this request holds, if it gave one: the unit that does the work records its result with it. */
+  idempotency?: IdempotencyClaim;
+}
+
+/** A request's hold on its Idempotency-Key (integrator-features §1). */
+export interface IdempotencyClaim {
+  key: string;
+  /** Set once the unit of work that did the work has written its result with the key. */
+  recorded: boolean;
 }
 
 /** What reads need of the caller: records are visible to their owner, in the key's mode only. */

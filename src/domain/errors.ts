@@ -24,6 +24,10 @@ export const ERROR_CODES = [
   'RC_WALLET_BUY_FAILED',
   'RC_WALLET_BULK_BUY_FAILED',
   'INTERNAL_ERROR',
+  'RATE_LIMITED',
+  'IDEMPOTENCY_KEY_INVALID',
+  'IDEMPOTENCY_KEY_REUSED',
+  'IDEMPOTENCY_KEY_IN_USE',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -45,11 +49,18 @@ export type Refusal =
   /** The request is well formed but out of range in a way the contract singles out (bulk item count). */
   | 'unprocessable';
 
+/** What a refusal may tell besides its message: the record it is about. */
+export interface RefusalDetails {
+  /** The order the refusal refers to (a repeated paymentReference names the caller's order). */
+  orderId?: string;
+}
+
 export class DomainError extends Error {
   constructor(
     readonly refusal: Refusal,
     readonly code: ErrorCode,
     message: string,
+    readonly details: RefusalDetails = {},
   ) {
     super(message);
     this.name = 'DomainError';
@@ -61,5 +72,5 @@ export const unauthenticated = (message: string) => new DomainError('unauthentic
 export const insufficientFunds = (code: ErrorCode, message: string) => new DomainError('insufficient_funds', code, message);
 export const forbidden = (code: ErrorCode, message: string) => new DomainError('forbidden', code, message);
 export const notFound = (code: ErrorCode, message: string) => new DomainError('not_found', code, message);
-export const conflict = (code: ErrorCode, message: string) => new DomainError('conflict', code, message);
+export const conflict = (code: ErrorCode, message: string, details?: RefusalDetails) => new DomainError('conflict', code, message, details);
 export const unprocessable = (code: ErrorCode, message: string) => new DomainError('unprocessable', code, message);

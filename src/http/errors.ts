@@ -1,6 +1,6 @@
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { DomainError, type ErrorCode, type Refusal } from '../domain/errors.js';
+import { DomainError, type ErrorCode, type Refusal, type RefusalDetails } from '../domain/errors.js';
 import type { RouteIndex } from './route-index.js';
 
 /**
@@ -25,6 +25,7 @@ export class HttpError extends Error {
     readonly statusCode: number,
     readonly code: ErrorCode,
     message: string,
+    readonly details: RefusalDetails = {},
   ) {
     super(message);
     this.name = 'HttpError';
@@ -40,8 +41,8 @@ declare module 'fastify' {
   }
 }
 
-function send(reply: FastifyReply, status: number, code: string, message: string) {
-  return reply.status(status).send({ success: false, error: { code, message } });
+function send(reply: FastifyReply, status: number, code: string, message: string, details: RefusalDetails = {}) {
+  return reply.status(status).send({ success: false, error: { code, message, ...details } });
 }
 
 function validationMessage(error: FastifyError): string {
@@ -58,7 +59,7 @@ function validationMessage(error: FastifyError): string {
 
 /** Any error as the status, code and message the client sees; null for a fault of ours. */
 function toHttpError(error: FastifyError, request: FastifyRequest): HttpError | null {
-  if (error instanceof DomainError) return new HttpError(STATUS_OF[error.refusal], error.code, error.message);
+  if (error instanceof DomainError) return new HttpError(STATUS_OF[error.refusal], error.code, error.message, error.details);
   if (error instanceof HttpError) return error;
   const failureCode = request.routeOptions.config.failureCode ?? 'INVALID_REQUEST';
   if (error.validation) {
@@ -131,7 +132,7 @@ export function registerErrorHandling(app: FastifyInstance, routes: RouteIndex):
     const known = toHttpError(error, request);
     if (known) {
       if (known.statusCode >= 500) request.log.error({ err: error }, 'request failed');
-      return send(reply, known.statusCode, known.code, known.message);
+      return send(reply, known.statusCode, known.code, known.message, known.details);
     }
     request.log.error({ err: error }, 'unhandled error');
     return send(reply, 500, 'INTERNAL_ERROR', 'Internal server error');

@@ -4,7 +4,11 @@ import { Type } from 'typebox';
 export const ErrorEnvelope = Type.Object(
   {
     success: Type.Literal(false),
-    error: Type.Object({ message: Type.String(), code: Type.String() }),
+    error: Type.Object({
+      message: Type.String(),
+      code: Type.String(),
+      orderId: Type.Optional(Type.String({ description: 'The order the refusal is about (a repeated paymentReference)' })),
+    }),
   },
   { $id: 'ErrorEnvelope' },
 );

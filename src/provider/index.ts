@@ -9,7 +9,11 @@ import type { DataProvider, ProviderRegistry } from './types.js';
  * which is the sandbox as long as no real provider is configured (none exists yet).
  */
 export function createProviders(config: Config, database: Database): ProviderRegistry {
-  const sandbox = new SandboxProvider(new SandboxStore(database), config.sandboxSettleMs);
+  const sandbox = new SandboxProvider(new SandboxStore(database), {
+    settleMs: config.sandboxSettleMs,
+    // Longer than the worker waits for a provider call, so its timeout is what ends the call.
+    hangMs: config.workerTuning.providerTimeoutMs + 1_000,
+  });
   const live: DataProvider = sandbox;
   return { forMode: (mode) => (mode === 'test' ? sandbox : live) };
 }

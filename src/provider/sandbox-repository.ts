@@ -10,6 +10,13 @@ function sandboxStatements(sql: Statements) {
         .onConflict((oc) => oc.column('idempotency_key').doUpdateSet((eb) => ({ submit_calls: eb('sandbox_submissions.submit_calls', '+', 1) })))
         .returning(['provider_ref', 'accepted_at', 'submit_calls']),
     ),
+    countPoll: sql.prepare((qb, providerRef: string) =>
+      qb
+        .updateTable('sandbox_submissions')
+        .set((eb) => ({ poll_calls: eb('poll_calls', '+', 1) }))
+        .where('provider_ref', '=', providerRef)
+        .returning('poll_calls'),
+    ),
     byRef: sql.prepare((qb, providerRef: string) =>
       qb.selectFrom('sandbox_submissions').select(['provider_ref', 'msisdn', 'accepted_at']).where('provider_ref', '=', providerRef),
     ),
@@ -32,6 +39,12 @@ export class SandboxStore {
     const [row] = await this.database.singleStatement(async (tx) => (await tx.execute(this.q.record(s.idempotencyKey, s.providerRef, s.msisdn, s.now))).rows);
     if (!row) throw new Error(`sandbox: submission ${s.idempotencyKey} was not recorded`);
     return { providerRef: row.provider_ref, acceptedAt: Number(row.accepted_at), calls: Number(row.submit_calls) };
+  }
+
+  /** Counts a poll of the submission; how many there have been, this one included. */
+  async countPoll(providerRef: string): Promise<number> {
+    const [row] = await this.database.singleStatement(async (tx) => (await tx.execute(this.q.countPoll(providerRef))).rows);
+    return Number(row?.poll_calls ?? 0);
   }
 
   async findSubmission(providerRef: string) {

@@ -39,6 +39,8 @@ export class ProviderError extends Error {
   constructor(
     message: string,
     readonly retryable: boolean,
+    /** For a refusal: what the failed delivery says, when the provider gives it in words for the customer. */
+    readonly customerMessage?: string,
   ) {
     super(message);
     this.name = 'ProviderError';

@@ -15,6 +15,7 @@ export function createWorker(ctx: AppContext, options: Partial<WorkerOptions> = 
       providers: createProviders(ctx.config, ctx.database),
       log: ctx.log,
       clock: ctx.clock,
+      maintenance: [{ name: 'purge expired idempotency keys', run: () => ctx.idempotency.purgeOlderThan(ctx.config.idempotencyTtlMs) }],
     },
     options,
   );

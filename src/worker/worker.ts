@@ -21,6 +21,12 @@ export interface WorkerLogger {
   error(obj: object, msg?: string): void;
 }
 
+/** Upkeep the worker runs every so often beside the outbox (purges of expired records). */
+export interface MaintenanceTask {
+  name: string;
+  run(): Promise<number>;
+}
+
 export interface WorkerDeps {
   database: Database;
   outbox: OutboxRepository;
@@ -28,7 +34,11 @@ export interface WorkerDeps {
   providers: ProviderRegistry;
   log: WorkerLogger;
   clock?: Clock;
+  maintenance?: MaintenanceTask[];
 }
+
+/** How often the maintenance tasks run. */
+const MAINTENANCE_EVERY_MS = 10 * 60_000;
 
 type Item = ItemWithOrder;
 
@@ -60,6 +70,7 @@ export class OutboxWorker {
   private readonly options: WorkerOptions;
   private readonly clock: () => number;
   private running: Promise<void> | null = null;
+  private nextMaintenanceAt = 0;
   private stopping = false;
   private wakeUp: (() => void) | null = null;
 
@@ -105,6 +116,7 @@ export class OutboxWorker {
     while (!this.stopping) {
       let delay: number;
       try {
+        if (this.clock() >= this.nextMaintenanceAt) await this.maintain();
         const now = this.clock();
         const next = await this.deps.outbox.nextDueAt();
         if (next !== null && next <= now) {
@@ -179,6 +191,19 @@ export class OutboxWorker {
     await Promise.all(claimed.map((row) => this.process(row, items)));
   }
 
+  /** Runs every maintenance task once (a failing one is logged and tried again next time). */
+  async maintain(): Promise<void> {
+    this.nextMaintenanceAt = this.clock() + MAINTENANCE_EVERY_MS;
+    for (const task of this.deps.maintenance ?? []) {
+      try {
+        const done = await task.run();
+        if (done > 0) this.deps.log.info({ worker: this.id, task: task.name, done }, 'maintenance');
+      } catch (error) {
+        this.deps.log.error({ err: error, worker: this.id, task: task.name }, 'maintenance task failed');
+      }
+    }
+  }
+
   /** Runs steps until nothing is due now (tests and one-shot use). */
   async drain(maxSteps = 1000): Promise<void> {
     for (let step = 0; step < maxSteps; step++) {
@@ -244,7 +269,7 @@ export class OutboxWorker {
           itemId: item.id,
           orderId: item.order_id,
           attempt,
-          outcome: { status: 'failed', errorMessage: `Provider refused the order: ${error.message}` },
+          outcome: { status: 'failed', errorMessage: error.customerMessage ?? `Provider refused the order: ${error.message}` },
           from: ['pending'],
           now: this.clock(),
         });

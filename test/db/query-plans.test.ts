@@ -55,7 +55,7 @@ describe('query plans of the purchase path (SQLite)', { skip: TEST_DIALECT !== '
   });
 
   test('the in-flight lookup searches the partial index instead of scanning every order item', () => {
-    const compiled = inFlightQuery(t.database.read, 'live', ['233244000001', '233244000002']).compile();
+    const compiled = inFlightQuery(t.database.read, 'live', ['233244000051', '233244000052']).compile();
     const raw = new SQLite(t.database.sqlitePath ?? '', { readonly: true });
     try {
       const plan = raw.prepare(`explain query plan ${compiled.sql}`).all(...compiled.parameters) as { detail: string }[];

@@ -62,7 +62,7 @@ describe('unique indexes: one definition, both engines', () => {
 
   test('a violation of each is recognised as that index', async () => {
     // Records to copy: an open order with a payment reference, a top-up, a result-checker sale, their ledger entries.
-    const bought = await buySingle(t, KEYS.superLive, '0244700001', { paymentReference: 'PAY-UX-1' });
+    const bought = await buySingle(t, KEYS.superLive, '0244700051', { paymentReference: 'PAY-UX-1' });
     assert.equal(bought.status, 200);
     const topUp = await t.call('POST', '/api/v1/top-ups/request', {
       key: KEYS.superLive,
@@ -71,7 +71,7 @@ describe('unique indexes: one definition, both engines', () => {
     assert.equal(topUp.status, 201);
     const sold = await t.call('POST', '/api/v1/result-checker/buy-single', {
       key: KEYS.superLive,
-      body: { packageId: 'rcp_wassce', recipientPhone: '0244700002' },
+      body: { packageId: 'rcp_wassce', recipientPhone: '0244700052' },
     });
     assert.equal(sold.status, 200);
     const db = t.database.db;
@@ -139,7 +139,7 @@ describe('unique-index refusals reach the caller as their 409, nothing charged',
           operatorId: 'op_a',
           productId: 'prd_a',
           items: [
-            { packageId: 'pkg_a_1gb', beneficiaryMsisdn: '0244710001' },
+            { packageId: 'pkg_a_1gb', beneficiaryMsisdn: '0244710051' },
             { packageId: 'pkg_a_1gb', beneficiaryMsisdn: `02447100${String(10 + n)}` },
           ],
         },
@@ -155,7 +155,7 @@ describe('unique-index refusals reach the caller as their 409, nothing charged',
       body: {
         operatorId: 'op_a',
         productId: 'prd_a',
-        items: ['0244720000', '0244720001'].map((beneficiaryMsisdn) => ({ packageId: 'pkg_a_1gb', beneficiaryMsisdn })),
+        items: ['0244720000', '0244720051'].map((beneficiaryMsisdn) => ({ packageId: 'pkg_a_1gb', beneficiaryMsisdn })),
       },
     });
     const worker = newWorker(t);
@@ -216,22 +216,22 @@ describe('unique-index refusals reach the caller as their 409, nothing charged',
     // References are drawn at random unless one is forced: the next draws then repeat ones taken.
     const forced: string[] = [];
     const t = await useTestApp(c, { references: (prefix) => forced.shift() ?? shortReference(prefix) });
-    const data = await buySingle(t, KEYS.superLive, '0244740001');
+    const data = await buySingle(t, KEYS.superLive, '0244740051');
     const checker = await t.call('POST', '/api/v1/result-checker/buy-single', {
       key: KEYS.superLive,
-      body: { packageId: 'rcp_wassce', recipientPhone: '0244740002' },
+      body: { packageId: 'rcp_wassce', recipientPhone: '0244740052' },
     });
     assert.deepEqual([data.status, checker.status], [200, 200]);
 
     forced.push(data.body.data.shortReference);
-    const again = await buySingle(t, KEYS.superLive, '0244740003');
+    const again = await buySingle(t, KEYS.superLive, '0244740053');
     assert.equal(again.status, 200, JSON.stringify(again.body));
     assert.notEqual(again.body.data.shortReference, data.body.data.shortReference);
 
     forced.push(checker.body.data.shortReference);
     const checkerAgain = await t.call('POST', '/api/v1/result-checker/buy-single', {
       key: KEYS.superLive,
-      body: { packageId: 'rcp_wassce', recipientPhone: '0244740004' },
+      body: { packageId: 'rcp_wassce', recipientPhone: '0244740054' },
     });
     assert.equal(checkerAgain.status, 200, JSON.stringify(checkerAgain.body));
     assert.notEqual(checkerAgain.body.data.shortReference, checker.body.data.shortReference);

@@ -73,6 +73,8 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   /** The services' short-reference source (default: the real one). */
   references?: ReferenceSource;
+  /** The services' clock (default: Date.now). */
+  clock?: () => number;
 }
 
 export interface CallResult {
@@ -99,9 +101,13 @@ const silentLog = { info() {}, warn() {}, error() {} };
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const testDb = await createTestDatabase();
-  const config = loadConfig({ DATABASE_URL: testDb.url, LOG_LEVEL: 'silent', SANDBOX_SETTLE_MS: '50', ...options.env });
+  // Suites send hundreds of bad keys from one address: the failed-authentication limit has tests of its own.
+  const config = loadConfig({ DATABASE_URL: testDb.url, LOG_LEVEL: 'silent', SANDBOX_SETTLE_MS: '50', RATE_LIMIT_AUTH_FAILURES: '0', ...options.env });
   const cipher = new CredentialCipher(randomBytes(32));
-  const ctx = createContext(config, testDb.database, silentLog, cipher, options.references ? { references: options.references } : {});
+  const ctx = createContext(config, testDb.database, silentLog, cipher, {
+    ...(options.references ? { references: options.references } : {}),
+    ...(options.clock ? { clock: options.clock } : {}),
+  });
   const seed = options.seed === undefined ? FIXTURE_SEED : options.seed;
   if (seed !== null) {
     const text = typeof seed === 'string' ? fs.readFileSync(seed, 'utf8') : JSON.stringify(seed);

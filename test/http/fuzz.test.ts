@@ -185,17 +185,17 @@ describe(`fuzzing every route (${RUNS} runs, seed ${SEED})`, () => {
   let records: Records;
 
   before(async () => {
-    t = await createTestApp();
+    t = await createTestApp({ env: { RATE_LIMIT_MAX: '0' } });
     const single = await t.call('POST', '/api/v1/data-bundles/buy-single', {
       key: KEYS.superLive,
-      body: { operatorId: 'op_a', productId: 'prd_a', packageId: 'pkg_a_1gb', beneficiaryMsisdn: '0244610001' },
+      body: { operatorId: 'op_a', productId: 'prd_a', packageId: 'pkg_a_1gb', beneficiaryMsisdn: '0244610051' },
     });
     const rc = await t.call('POST', '/api/v1/result-checker/buy-single', {
       key: KEYS.superLive,
-      body: { packageId: 'rcp_wassce', recipientPhone: '0244610002' },
+      body: { packageId: 'rcp_wassce', recipientPhone: '0244610052' },
     });
     assert.deepEqual([single.status, rc.status], [200, 200]);
-    records = { order: single.body.data.orderId, bulkOrder: single.body.data.orderId, bulkFailedMsisdn: '0244610001', rcTransaction: rc.body.data.transactionId };
+    records = { order: single.body.data.orderId, bulkOrder: single.body.data.orderId, bulkFailedMsisdn: '0244610051', rcTransaction: rc.body.data.transactionId };
   });
   after(() => t.close());
 

@@ -89,6 +89,21 @@ describe('HTTP platform: envelope, errors, CORS, health', () => {
     }
   });
 
+  test('the OpenAPI document names the Idempotency-Key header of every POST, the rate-limit refusal and the paymentReference lookup', async () => {
+    const doc = (await t.call('GET', '/openapi.json')).body as {
+      paths: Record<string, Record<string, { parameters?: { name: string; in: string }[]; responses: Record<string, unknown> }>>;
+    };
+    const operations = Object.entries(doc.paths).flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => ({ path, method, op })));
+    const posts = operations.filter((o) => o.method === 'post' && o.path.startsWith('/api/v1/'));
+    assert.ok(posts.length >= 6);
+    for (const { path, op } of posts) {
+      assert.ok(op.parameters?.some((p) => p.in === 'header' && p.name === 'idempotency-key'), path);
+      for (const status of ['409', '422', '429']) assert.ok(status in op.responses, `${path} ${status}`);
+    }
+    for (const { path, op } of operations.filter((o) => o.path.startsWith('/api/v1/'))) assert.ok('429' in op.responses, path);
+    assert.ok(doc.paths['/api/v1/orders']?.get?.parameters?.some((p) => p.name === 'paymentReference'));
+  });
+
   test('CORS preflight is answered without a key, with the methods and headers of spec §5.7', async () => {
     for (const url of ['/api/v1/profile', BUY, '/api/v1/operators/op_a/products']) {
       const res = await t.call('OPTIONS', url, {
@@ -97,7 +112,7 @@ describe('HTTP platform: envelope, errors, CORS, health', () => {
       assert.equal(res.status, 204, url);
       assert.equal(res.headers['access-control-allow-origin'], '*');
       assert.equal(res.headers['access-control-allow-methods'], 'GET, POST, OPTIONS');
-      assert.equal(res.headers['access-control-allow-headers'], 'Content-Type, X-API-KEY');
+      assert.equal(res.headers['access-control-allow-headers'], 'Content-Type, X-API-KEY, Idempotency-Key');
     }
     const actual = await t.call('GET', '/api/v1/profile', { key: KEYS.agentLive, headers: { origin: 'https://partner.example' } });
     assert.equal(actual.headers['access-control-allow-origin'], '*');

@@ -30,17 +30,17 @@ describe('generated route security tests (every route of test/helpers/routes.ts)
     const key = KEYS.superLive;
     const single = await t.call('POST', '/api/v1/data-bundles/buy-single', {
       key,
-      body: { operatorId: 'op_a', productId: 'prd_a', packageId: 'pkg_a_1gb', beneficiaryMsisdn: '0244600001' },
+      body: { operatorId: 'op_a', productId: 'prd_a', packageId: 'pkg_a_1gb', beneficiaryMsisdn: '0244600051' },
     });
     const bulk = await t.call('POST', '/api/v1/data-bundles/buy-bulk', {
       key,
       body: {
         operatorId: 'op_a',
         productId: 'prd_a',
-        items: ['0244600002', '0244600000'].map((beneficiaryMsisdn) => ({ packageId: 'pkg_a_1gb', beneficiaryMsisdn })),
+        items: ['0244600052', '0244600000'].map((beneficiaryMsisdn) => ({ packageId: 'pkg_a_1gb', beneficiaryMsisdn })),
       },
     });
-    const rc = await t.call('POST', '/api/v1/result-checker/buy-single', { key, body: { packageId: 'rcp_wassce', recipientPhone: '0244600003' } });
+    const rc = await t.call('POST', '/api/v1/result-checker/buy-single', { key, body: { packageId: 'rcp_wassce', recipientPhone: '0244600053' } });
     assert.deepEqual([single.status, bulk.status, rc.status], [200, 200, 200]);
     records = {
       order: single.body.data.orderId,

@@ -63,7 +63,7 @@ describe('bulk orders through the worker, and retry of a failed recipient (decis
       body: {
         operatorId: 'op_a',
         productId: 'prd_a',
-        items: ['0244400001', '0244400000', '0244400002'].map((beneficiaryMsisdn) => ({ packageId: 'pkg_a_1gb', beneficiaryMsisdn })),
+        items: ['0244400051', '0244400000', '0244400052'].map((beneficiaryMsisdn) => ({ packageId: 'pkg_a_1gb', beneficiaryMsisdn })),
       },
     });
     assert.equal(bought.status, 200, JSON.stringify(bought.body));
@@ -81,7 +81,7 @@ describe('bulk orders through the worker, and retry of a failed recipient (decis
     assert.equal(byNumber.get('233244400000')?.status, 'failed');
     assert.equal(byNumber.get('233244400000')?.errorMessage, 'Sandbox: delivery failed');
     assert.equal(byNumber.get('233244400000')?.completedAt, null);
-    for (const n of ['233244400001', '233244400002']) {
+    for (const n of ['233244400051', '233244400052']) {
       assert.equal(byNumber.get(n)?.status, 'completed');
       assert.equal(typeof byNumber.get(n)?.completedAt, 'number');
       assert.equal(byNumber.get(n)?.errorMessage, null);
@@ -97,7 +97,7 @@ describe('bulk orders through the worker, and retry of a failed recipient (decis
     // Refusals, none of which charges anything.
     const before = await t.wallet('usr_agent', 'live');
     const refusals: [string, unknown, number, string][] = [
-      [KEYS.agentLive, { orderId: id, beneficiaryMsisdn: '0244400001' }, 409, 'BUY_DATA_BULK_FAILED'],
+      [KEYS.agentLive, { orderId: id, beneficiaryMsisdn: '0244400051' }, 409, 'BUY_DATA_BULK_FAILED'],
       [KEYS.agentLive, { orderId: id, beneficiaryMsisdn: '0244409999' }, 400, 'BUY_DATA_BULK_FAILED'],
       [KEYS.agentLive, { orderId: id, beneficiaryMsisdn: 'nope' }, 400, 'BUY_DATA_BULK_FAILED'],
       [KEYS.agentLive, { orderId: id }, 400, 'BUY_DATA_BULK_FAILED'],
@@ -230,7 +230,7 @@ describe('bulk orders through the worker, and retry of a failed recipient (decis
       body: {
         operatorId: 'op_a',
         productId: 'prd_a',
-        items: ['0244430000', '0244430001'].map((beneficiaryMsisdn) => ({ packageId: 'pkg_a_1gb', beneficiaryMsisdn })),
+        items: ['0244430000', '0244430051'].map((beneficiaryMsisdn) => ({ packageId: 'pkg_a_1gb', beneficiaryMsisdn })),
       },
     });
     const id = bought.body.data.orderId;

@@ -44,7 +44,7 @@ describe('POST /data-bundles/buy-bulk (spec 4.10)', () => {
       [KEYS.staffLive, 'usr_staff'],
     ] as const) {
       await unchanged(profile, 'live', async () => {
-        expectError(await bulk(key, { operatorId: 'op_a', productId: 'prd_a', items: items('0244200001', '0244200002') }), 403);
+        expectError(await bulk(key, { operatorId: 'op_a', productId: 'prd_a', items: items('0244200051', '0244200052') }), 403);
         expectError(await bulk(key, { nonsense: true }), 403);
       });
     }

@@ -20,13 +20,13 @@ describe('cli orders reverse | stuck, cli ledger verify', () => {
 
   before(async () => {
     t = await createTestApp({ env: { SANDBOX_SETTLE_MS: '10' } });
-    completedId = (await buySingle(t, KEYS.agentLive, '0244800001')).body.data.orderId;
+    completedId = (await buySingle(t, KEYS.agentLive, '0244800051')).body.data.orderId;
     const worker = newWorker(t);
     await waitFor('the order to complete', async () => {
       await worker.drain();
       return (await t.call('GET', `/api/v1/orders/${completedId}/status`, { key: KEYS.agentLive })).body.data.state === 'Completed';
     });
-    processingId = (await buySingle(t, KEYS.agentLive, '0244800002')).body.data.orderId;
+    processingId = (await buySingle(t, KEYS.agentLive, '0244800052')).body.data.orderId;
 
     const [reversed, clean] = await Promise.all([
       runCli(t, ['orders', 'reverse', completedId, '--reason', 'customer never received the bundle']),
@@ -35,7 +35,7 @@ describe('cli orders reverse | stuck, cli ledger verify', () => {
     round1 = { reversed, clean };
 
     // Round 2: a delivery open for an hour, and a wallet its ledger does not explain.
-    stuckId = (await buySingle(t, KEYS.customerLive, '0244820001')).body.data.orderId;
+    stuckId = (await buySingle(t, KEYS.customerLive, '0244820051')).body.data.orderId;
     await t.database.db.updateTable('order_items').set({ updated_at: Date.now() - 3_600_000 }).where('order_id', '=', stuckId).execute();
     await t.database.db
       .updateTable('outbox')
@@ -97,7 +97,7 @@ describe('cli orders reverse | stuck, cli ledger verify', () => {
     const { stuck } = round2;
     assert.equal(stuck.code, 2, stuck.stderr);
     assert.match(stuck.stdout, /^orders stuck: 1 deliveries open longer than 10m0s$/m);
-    assert.match(stuck.stdout, new RegExp(`${stuckId} DB[2-9A-HJKMNP-Z]{8} live recipient 0 233244820001 pending attempt 1 for 1h0m \\(usr_customer\\); next submit .*tries 7, last error: provider answered 503`));
+    assert.match(stuck.stdout, new RegExp(`${stuckId} DB[2-9A-HJKMNP-Z]{8} live recipient 0 233244820051 pending attempt 1 for 1h0m \\(usr_customer\\); next submit .*tries 7, last error: provider answered 503`));
     assert.match(stuck.stderr, /orders stuck: 1 deliveries need attention/);
     assert.deepEqual((await t.ctx.orders.stuck(600_000)).map((s) => s.orderId), [stuckId]);
     assert.deepEqual(await t.ctx.orders.stuck(7_200_000), []);
@@ -137,7 +137,7 @@ describe('cli orders reverse | stuck, cli ledger verify', () => {
           operatorId: 'op_a',
           productId: 'prd_a',
           items: [
-            { packageId: 'pkg_a_1gb', beneficiaryMsisdn: '0244810001' },
+            { packageId: 'pkg_a_1gb', beneficiaryMsisdn: '0244810051' },
             { packageId: 'pkg_a_2gb', beneficiaryMsisdn: '0244810000' },
           ],
         },

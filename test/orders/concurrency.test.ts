@@ -56,7 +56,7 @@ describe('purchases under concurrency', () => {
     // Callers who could each afford several: only the in-flight rule can refuse them.
     const keys = [KEYS.superLive, KEYS.agentLive, KEYS.customerLive];
     const before = await Promise.all(['usr_super', 'usr_agent', 'usr_customer'].map((p) => t.wallet(p, 'live')));
-    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => buySingle(t, keys[i % keys.length]!, '0244610001')));
+    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => buySingle(t, keys[i % keys.length]!, '0244610051')));
     assert.deepEqual(tally(results.map((r) => r.status)), { 200: 1, 409: 19 });
     const after = await Promise.all(['usr_super', 'usr_agent', 'usr_customer'].map((p) => t.wallet(p, 'live')));
     const charged = before.reduce((sum, b, i) => sum + (b.available - after[i]!.available), 0);
@@ -93,7 +93,7 @@ describe('purchases under concurrency', () => {
 
   test('parallel bulk orders sharing numbers (in any order): one wins, no number is ever open twice', async () => {
     const key = liveKeyOf('usr_par_bulk');
-    const shared = ['0244630001', '0244630002'];
+    const shared = ['0244630051', '0244630052'];
     const results = await Promise.all(
       Array.from({ length: 8 }, (_, i) =>
         t.call('POST', '/api/v1/data-bundles/buy-bulk', {

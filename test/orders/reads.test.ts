@@ -99,7 +99,7 @@ describe('GET /orders, /orders/{id}, /orders/{id}/status (spec 4.11–4.13)', ()
 
   test('orderType: data + result_checker by default, one type, or all; anything else is 400 INVALID_ORDER_TYPE', async () => {
     const key = KEYS.agentTest;
-    const data = (await buySingle(t, key, '0244520001')).body.data.orderId;
+    const data = (await buySingle(t, key, '0244520051')).body.data.orderId;
     const rc = await insertOrder(t, { profileId: 'usr_agent', mode: 'test', type: 'result_checker' });
     const airtime = await insertOrder(t, { profileId: 'usr_agent', mode: 'test', type: 'airtime' });
     const topUp = await insertOrder(t, { profileId: 'usr_agent', mode: 'test', type: 'top_up' });
@@ -144,11 +144,11 @@ describe('GET /orders, /orders/{id}, /orders/{id}/status (spec 4.11–4.13)', ()
 
   test('full record, status projection, and bulk recipients in both the read and the list', async () => {
     const worker = newWorker(t);
-    const single = (await buySingle(t, KEYS.agentLive, '0244530001')).body.data.orderId;
+    const single = (await buySingle(t, KEYS.agentLive, '0244530051')).body.data.orderId;
     const bulk = (
       await t.call('POST', '/api/v1/data-bundles/buy-bulk', {
         key: KEYS.agentLive,
-        body: { operatorId: 'op_a', productId: 'prd_a', items: [{ packageId: 'pkg_a_1gb', beneficiaryMsisdn: '0244530002' }, { packageId: 'pkg_a_1gb', beneficiaryMsisdn: '0244530003' }] },
+        body: { operatorId: 'op_a', productId: 'prd_a', items: [{ packageId: 'pkg_a_1gb', beneficiaryMsisdn: '0244530052' }, { packageId: 'pkg_a_1gb', beneficiaryMsisdn: '0244530053' }] },
       })
     ).body.data.orderId;
 
@@ -250,7 +250,7 @@ describe('GET /orders, /orders/{id}, /orders/{id}/status (spec 4.11–4.13)', ()
   });
 
   test("another owner's order, or the other mode's, is 404 ORDER_NOT_FOUND on every order path; nothing else exists under an order", async () => {
-    const mine = (await buySingle(t, KEYS.superLive, '0244540001')).body.data.orderId;
+    const mine = (await buySingle(t, KEYS.superLive, '0244540051')).body.data.orderId;
     for (const key of [KEYS.agentLive, KEYS.customerLive, KEYS.superTest]) {
       for (const path of [`/api/v1/orders/${mine}`, `/api/v1/orders/${mine}/status`]) {
         const res = await t.call('GET', path, { key });

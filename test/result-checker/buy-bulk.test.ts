@@ -30,7 +30,7 @@ describe('POST /api/v1/result-checker/buy-bulk (spec 4.17, decisions.md §8)', (
     const t = await useRcTestApp(c, { seed: SEED });
     const res = await t.call('POST', BULK, {
       key: KEYS.superLive,
-      body: { items: [item('rcp_wassce', '+233 24 412 3456'), item('rcp_wassce', '0554000002')] },
+      body: { items: [item('rcp_wassce', '+233 24 412 3456'), item('rcp_wassce', '0554000052')] },
     });
     assert.equal(res.status, 200, JSON.stringify(res.body));
     const data = res.body.data;
@@ -42,7 +42,7 @@ describe('POST /api/v1/result-checker/buy-bulk (spec 4.17, decisions.md §8)', (
       data.transactions.map((x: { recipientPhone: string; credential: unknown }) => [x.recipientPhone, x.credential]),
       [
         ['233244123456', { username: 'WAS001', password: '1111-0001' }],
-        ['233554000002', { username: 'WAS002', password: '1111-0002' }],
+        ['233554000052', { username: 'WAS002', password: '1111-0002' }],
       ],
     );
     for (const x of data.transactions) {
@@ -69,7 +69,7 @@ describe('POST /api/v1/result-checker/buy-bulk (spec 4.17, decisions.md §8)', (
       .execute();
     assert.deepEqual(orders, [
       { id: data.transactions[0].transactionId, order_type: 'result_checker', state: 'completed', amount: 1800, wallet_balance_before: 50000, wallet_balance_after: 48200, beneficiary_msisdn: '233244123456', is_bulk: 0 },
-      { id: data.transactions[1].transactionId, order_type: 'result_checker', state: 'completed', amount: 1800, wallet_balance_before: 48200, wallet_balance_after: 46400, beneficiary_msisdn: '233554000002', is_bulk: 0 },
+      { id: data.transactions[1].transactionId, order_type: 'result_checker', state: 'completed', amount: 1800, wallet_balance_before: 48200, wallet_balance_after: 46400, beneficiary_msisdn: '233554000052', is_bulk: 0 },
     ]);
     assert.deepEqual(await ledgerProblems(t), []);
   });
@@ -138,7 +138,7 @@ describe('POST /api/v1/result-checker/buy-bulk (spec 4.17, decisions.md §8)', (
 
   test('every item failing is 409 RC_WALLET_BULK_BUY_FAILED with everything refunded', async (c) => {
     const t = await useRcTestApp(c, { seed: SEED });
-    const res = await t.call('POST', BULK, { key: KEYS.agentLive, body: { items: [item('rcp_bece'), item('rcp_bece', '0201000003'), item('rcp_old')] } });
+    const res = await t.call('POST', BULK, { key: KEYS.agentLive, body: { items: [item('rcp_bece'), item('rcp_bece', '0201000053'), item('rcp_old')] } });
     assertError(res, 409, 'RC_WALLET_BULK_BUY_FAILED');
     assert.match(res.body.error.message, /out of stock/i);
     assert.deepEqual(await t.wallet('usr_agent', 'live'), { available: 10000, held: 0 });

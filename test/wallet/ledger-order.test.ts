@@ -21,7 +21,7 @@ test('ledger entries keep their order: many postings in one unit replay the bala
   assert.equal(bulk.status, 200, JSON.stringify(bulk.body));
   const outOfStock = await t.call('POST', '/api/v1/result-checker/buy-single', {
     key: KEYS.superLive,
-    body: { packageId: 'rcp_bece', recipientPhone: '0244750001' },
+    body: { packageId: 'rcp_bece', recipientPhone: '0244750051' },
   });
   assert.equal(outOfStock.status, 409);
 

@@ -38,7 +38,7 @@ describe(`worker processes (${TEST_DIALECT})`, () => {
 
   test('a worker killed between submit and settle, restarted, completes the order once', async () => {
     const t = await app();
-    const orderId = (await buySingle(t, KEYS.agentLive, '0244700001')).body.data.orderId;
+    const orderId = (await buySingle(t, KEYS.agentLive, '0244700051')).body.data.orderId;
     assert.deepEqual(await t.wallet('usr_agent', 'live'), { available: 9100, held: 900 });
 
     // The first worker submits; the sandbox answers 5 s after accepting, but the worker is killed the

@@ -34,7 +34,7 @@ describe('worker: submission and settlement through the sandbox (decisions §3, 
 
   test('completion: held at purchase, submitted (submittedAt), then spent (completedAt); balances at each step', async () => {
     const worker = newWorker(t);
-    const bought = await buySingle(t, KEYS.agentLive, '0244300001');
+    const bought = await buySingle(t, KEYS.agentLive, '0244300051');
     const orderId = bought.body.data.orderId;
     assert.deepEqual(await t.wallet('usr_agent', 'live'), { available: 9100, held: 900 });
     let s = await status(KEYS.agentLive, orderId);

@@ -30,7 +30,7 @@ describe('inline worker: a purchase wakes it', () => {
     };
 
   test('a buy-single is submitted at once, not after the idle sleep', async () => {
-    const bought = await buySingle(t, KEYS.superLive, '0244600001');
+    const bought = await buySingle(t, KEYS.superLive, '0244600051');
     assert.equal(bought.status, 200);
     const orderId = bought.body.data.orderId as string;
     const submitted = await waitFor('the submission', async () => {

@@ -9,6 +9,7 @@ import { formatGhs, toGhs } from '../../lib/money.js';
 import { normaliseGhanaMsisdn } from '../../lib/phone.js';
 import type { CatalogService } from '../catalog/service.js';
 import type { CatalogOperator, CatalogProduct, CatalogSnapshot, PricedPackage } from '../catalog/snapshot.js';
+import type { IdempotencyService } from '../idempotency/service.js';
 import { ledgerKeys } from '../wallet/ledger-keys.js';
 import type { WalletRepository } from '../wallet/repository.js';
 import { orderStateAfter } from './order-state.js';
@@ -41,8 +42,12 @@ const IN_FLIGHT = 'already has a data order in progress; try again once it has c
 const HOLD_MEMO = 'Data bundle purchase: held until delivery';
 
 const inFlight = (code: BuyCode, who: string) => conflict(code, `${who} ${IN_FLIGHT}`);
-const repeatedReference = (code: BuyCode) =>
-  conflict(code, 'Duplicate order: this paymentReference was already used; nothing was charged');
+const repeatedReference = (code: BuyCode, orderId?: string) =>
+  conflict(
+    code,
+    `Duplicate order: this paymentReference was already used${orderId ? ` by order ${orderId}` : ''}; nothing was charged`,
+    orderId ? { orderId } : {},
+  );
 const insufficient = (code: BuyCode, available: number, required: number) =>
   insufficientFunds(code, `Insufficient wallet balance: ${formatGhs(available)} available, ${formatGhs(required)} required`);
 
@@ -116,6 +121,7 @@ export class PurchaseService {
     private readonly orders: OrderRepository,
     private readonly outbox: OutboxRepository,
     private readonly wallets: WalletRepository,
+    private readonly idempotency: IdempotencyService,
     private readonly clock: Clock,
     private readonly references: ReferenceSource,
     /** Called once a unit that queued deliveries has committed. */
@@ -135,7 +141,8 @@ export class PurchaseService {
     // reference both are read first. Without one the unit finds an open order itself.
     if (paymentReference !== null) {
       if (await this.orders.isInFlight(caller.mode, msisdn)) throw inFlight(code, msisdn);
-      if (await this.orders.findByPaymentReference(caller, paymentReference)) throw repeatedReference(code);
+      const earlier = await this.orders.findByPaymentReference(caller, paymentReference);
+      if (earlier) throw repeatedReference(code, earlier.id);
     }
 
     const placed = await withFreshReference(this.references, 'DB', (reference) =>
@@ -201,28 +208,29 @@ export class PurchaseService {
           [item],
         );
         this.outbox.submit(tx, [item.id], now);
-        await tx
-          .flush()
-          .catch(
-            whenRefusedBy({
-              order_items_in_flight: () => inFlight(code, msisdn),
-              orders_payment_reference: () => repeatedReference(code),
-            }),
-          );
-        return { orderId, reference, before, after: balances.available };
+        const result: BuySingleResult = {
+          success: true,
+          orderId,
+          shortReference: reference,
+          message: `Order accepted: ${pkg.label} for ${msisdn} is being delivered`,
+          amountCharged: toGhs(price),
+          status: 'processing',
+          walletBalanceBefore: toGhs(before),
+          walletBalanceAfter: toGhs(balances.available),
+        };
+        // The answer kept with the caller's Idempotency-Key, if any, written with the purchase.
+        this.idempotency.succeeded(tx, caller, result);
+        await tx.flush().catch(whenRefusedBy({ order_items_in_flight: () => inFlight(code, msisdn) }));
+        return result;
       }),
-    );
+    ).catch(async (error: unknown) => {
+      // A purchase with the same paymentReference raced this one and won: it has committed by
+      // now, so the refusal can name its order.
+      if (paymentReference === null || !isUniqueViolation(error, 'orders_payment_reference')) throw error;
+      throw repeatedReference(code, (await this.orders.findByPaymentReference(caller, paymentReference))?.id);
+    });
     this.deliveriesQueued();
-    return {
-      success: true,
-      orderId: placed.orderId,
-      shortReference: placed.reference,
-      message: `Order accepted: ${pkg.label} for ${msisdn} is being delivered`,
-      amountCharged: toGhs(price),
-      status: 'processing',
-      walletBalanceBefore: toGhs(placed.before),
-      walletBalanceAfter: toGhs(placed.after),
-    };
+    return placed;
   }
 
   /** Spec 4.10: every recipient is checked before anything is written; one hold per recipient. */
@@ -323,22 +331,24 @@ export class PurchaseService {
           items.map((i) => i.id),
           now,
         );
+        const result: BuyBulkResult = {
+          success: true,
+          message: `Bulk order accepted: ${count} recipients are being delivered`,
+          orderId,
+          shortReference: reference,
+          totalAmount: toGhs(total),
+          recipientCount: count,
+          status: 'processing',
+          walletBalanceBefore: toGhs(before),
+          walletBalanceAfter: toGhs(after),
+        };
+        this.idempotency.succeeded(tx, caller, result);
         await tx.flush().catch(whenRefusedBy({ order_items_in_flight: () => inFlight(code, 'A recipient of this order') }));
-        return { orderId, reference, before, after };
+        return result;
       }),
     );
     this.deliveriesQueued();
-    return {
-      success: true,
-      message: `Bulk order accepted: ${count} recipients are being delivered`,
-      orderId: placed.orderId,
-      shortReference: placed.reference,
-      totalAmount: toGhs(total),
-      recipientCount: count,
-      status: 'processing',
-      walletBalanceBefore: toGhs(placed.before),
-      walletBalanceAfter: toGhs(placed.after),
-    };
+    return placed;
   }
 
   /**
@@ -400,22 +410,24 @@ export class PurchaseService {
         // The delivery back in the outbox; the parent back to processing.
         this.outbox.submit(tx, [item.id], now);
         this.orders.update(tx, locked, orderStateAfter(locked, counts, now));
-        return { before: balances.available + price, after: balances.available };
+        const result: RetryRecipientResult = {
+          success: true,
+          message: `Recipient ${msisdn} resubmitted (attempt ${attempt})`,
+          orderId: order.id,
+          shortReference: order.short_reference,
+          beneficiaryMsisdn: msisdn,
+          amountCharged: toGhs(price),
+          attempt,
+          status: 'processing',
+          walletBalanceBefore: toGhs(balances.available + price),
+          walletBalanceAfter: toGhs(balances.available),
+        };
+        this.idempotency.succeeded(tx, caller, result);
+        return result;
       })
       .catch(whenRefusedBy({ order_items_in_flight: () => inFlight(code, msisdn) }));
     this.deliveriesQueued();
-    return {
-      success: true,
-      message: `Recipient ${msisdn} resubmitted (attempt ${attempt})`,
-      orderId: order.id,
-      shortReference: order.short_reference,
-      beneficiaryMsisdn: msisdn,
-      amountCharged: toGhs(price),
-      attempt,
-      status: 'processing',
-      walletBalanceBefore: toGhs(placed.before),
-      walletBalanceAfter: toGhs(placed.after),
-    };
+    return placed;
   }
 
   /** The caller's available balance inside the unit, for a 402's message. */

@@ -389,6 +389,13 @@ export class OrderRepository {
     }));
   }
 
+  /** The owner's order with this payment reference, as a page key, if it passes the filters. */
+  async keysByPaymentReference(owner: Owner, reference: string, types: OrderType[] | null, state: OrderState | null): Promise<OrderListKey[]> {
+    const order = await this.findByPaymentReference(owner, reference);
+    if (!order || (types !== null && !types.includes(order.order_type)) || (state !== null && order.state !== state)) return [];
+    return [{ id: order.id, version: Number(order.version), is_bulk: Number(order.is_bulk), created_at: Number(order.created_at) }];
+  }
+
   /** An item with what the worker needs of its order (read handle). */
   async findItemWithOrder(itemId: string): Promise<ItemWithOrder | undefined> {
     return (await this.database.readRows(this.q.itemById(itemId)))[0];

@@ -68,6 +68,13 @@ export const OrdersQuery = Type.Object({
   state: Type.Optional(Type.String({ description: 'pending, processing, completed, failed, reversed' })),
   limit: Type.Optional(Type.String({ description: 'Default 20; above 100 is capped at 100' })),
   cursor: Type.Optional(Type.String({ description: 'continueCursor of the previous page' })),
+  paymentReference: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 128,
+      description: 'Your own order with this paymentReference, if any: a list of at most one (integrator-features §4)',
+    }),
+  ),
 });
 export type OrdersQuery = Static<typeof OrdersQuery>;
 

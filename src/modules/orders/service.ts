@@ -77,7 +77,10 @@ export class OrderService {
 
   private async readPage(owner: Owner, query: OrdersQuery) {
     const q = parseListQuery(query);
-    const keys = await this.orders.listKeys({ ...owner, types: q.types, state: q.state, after: q.after, limit: q.limit + 1 });
+    const keys =
+      query.paymentReference === undefined
+        ? await this.orders.listKeys({ ...owner, types: q.types, state: q.state, after: q.after, limit: q.limit + 1 })
+        : await this.orders.keysByPaymentReference(owner, query.paymentReference.trim(), q.types, q.state);
     const page = keys.slice(0, q.limit);
     const cached = page.map((k) => this.views.get(k));
     const missing = page.filter((_, i) => cached[i] === undefined).map((k) => k.id);

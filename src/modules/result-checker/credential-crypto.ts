@@ -1,6 +1,7 @@
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { Sealer } from '../../lib/sealer.js';
 
 export interface Credential {
   username: string;
@@ -18,7 +19,7 @@ export class CredentialCipher {
   private readonly encryptionKey: Buffer;
   private readonly digestKey: Buffer;
 
-  constructor(masterKey: Buffer) {
+  constructor(private readonly masterKey: Buffer) {
     if (masterKey.length !== 32) throw new Error('credentials key must be 32 bytes');
     this.encryptionKey = Buffer.from(hkdfSync('sha256', masterKey, Buffer.alloc(0), 'rc-credential-encryption', 32));
     this.digestKey = Buffer.from(hkdfSync('sha256', masterKey, Buffer.alloc(0), 'rc-credential-digest', 32));
@@ -39,6 +40,11 @@ export class CredentialCipher {
     decipher.setAuthTag(raw.subarray(12, 28));
     const text = Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
     return JSON.parse(text) as Credential;
+  }
+
+  /** A sealer for other secrets kept under the same master key (see Sealer), one per purpose. */
+  sealer(purpose: string): Sealer {
+    return new Sealer(this.masterKey, purpose);
   }
 
   usernameDigest(packageId: string, username: string): string {

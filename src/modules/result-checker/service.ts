@@ -7,6 +7,7 @@ import type { Clock, Mode, Role } from '../../domain/types.js';
 import { newId, type ReferenceSource } from '../../lib/ids.js';
 import { formatGhs, toGhs } from '../../lib/money.js';
 import { normaliseGhanaMsisdn } from '../../lib/phone.js';
+import type { IdempotencyService } from '../idempotency/service.js';
 import { ledgerKeys } from '../wallet/ledger-keys.js';
 import type { WalletRepository } from '../wallet/repository.js';
 import type { Credential, CredentialCipher } from './credential-crypto.js';
@@ -92,6 +93,7 @@ export class ResultCheckerService {
     private readonly database: Database,
     private readonly rc: ResultCheckerRepository,
     private readonly wallets: WalletRepository,
+    private readonly idempotency: IdempotencyService,
     private readonly cipher: CredentialCipher,
     private readonly clock: Clock,
     private readonly references: ReferenceSource,
@@ -195,7 +197,10 @@ export class ResultCheckerService {
           walletBalanceBefore: before,
           walletBalanceAfter: balances.available,
         });
-        return { sold: true as const, secret: credential.secret, reference };
+        const purchase: RcPurchase = { transactionId: id, shortReference: reference, credential: this.reveal(credential.secret), status: 'completed' };
+        // The answer kept with the caller's Idempotency-Key, if any, written with the sale.
+        this.idempotency.succeeded(tx, caller, purchase);
+        return { sold: true as const, purchase };
       }),
     ).catch(credentialTaken(code));
     if (!sale.sold) {
@@ -204,7 +209,7 @@ export class ResultCheckerService {
         `${outOfStock(sale.packageName)}. The debit was refunded; nothing was charged (reference ${sale.reference}).`,
       );
     }
-    return { transactionId: id, shortReference: sale.reference, credential: this.reveal(sale.secret), status: 'completed' };
+    return sale.purchase;
   }
 
   /**
@@ -325,23 +330,25 @@ export class ResultCheckerService {
                 result.charged += item.price;
                 result.sold.push({ transactionId: id, recipientPhone: item.phone, secret: credential.secret });
               }
+              // The answer kept with the caller's Idempotency-Key, if any, written with the sales.
+              if (result.sold.length > 0) this.idempotency.succeeded(tx, caller, this.bulkPurchase(result, failures));
               return result;
             }),
           ).catch(credentialTaken(code));
-    failures.push(...outcome.failures);
-    failures.sort((a, b) => a.index - b.index);
     if (outcome.sold.length === 0) {
-      const shown = failures.slice(0, 3).map((f) => `item ${f.index}: ${f.error.message}`);
-      const more = failures.length > 3 ? `; and ${failures.length - 3} more` : '';
+      const all = [...failures, ...outcome.failures].sort((a, b) => a.index - b.index);
+      const shown = all.slice(0, 3).map((f) => `item ${f.index}: ${f.error.message}`);
+      const more = all.length > 3 ? `; and ${all.length - 3} more` : '';
       throw conflict(code, `No item could be bought (${shown.join('; ')}${more}). Nothing was charged.`);
     }
+    return this.bulkPurchase(outcome, failures);
+  }
+
+  /** Spec 4.17's answer: the sales with their credentials, and every failure (before and in the unit) by index. */
+  private bulkPurchase(outcome: BulkOutcome, failedBefore: readonly RcBulkFailure[]): RcBulkPurchase {
     return {
-      transactions: outcome.sold.map((t) => ({
-        transactionId: t.transactionId,
-        recipientPhone: t.recipientPhone,
-        credential: this.reveal(t.secret),
-      })),
-      failures,
+      transactions: outcome.sold.map((t) => ({ transactionId: t.transactionId, recipientPhone: t.recipientPhone, credential: this.reveal(t.secret) })),
+      failures: [...failedBefore, ...outcome.failures].sort((a, b) => a.index - b.index),
       totalAmount: toGhs(outcome.charged),
       status: 'completed',
     };

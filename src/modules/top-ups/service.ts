@@ -2,12 +2,13 @@ import type { Database } from '../../db/connection.js';
 import type { TopUpRow, TopUpStatus } from '../../db/schema.js';
 import { whenRefusedBy } from '../../db/unique-indexes.js';
 import type { Tx } from '../../db/unit-of-work.js';
-import type { Owner } from '../../domain/caller.js';
+import type { Caller, Owner } from '../../domain/caller.js';
 import { conflict, invalid, notFound } from '../../domain/errors.js';
 import type { Clock, Mode } from '../../domain/types.js';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
 import { newId } from '../../lib/ids.js';
 import { fromGhs, toGhs } from '../../lib/money.js';
+import type { IdempotencyService } from '../idempotency/service.js';
 import { ledgerKeys } from '../wallet/ledger-keys.js';
 import type { WalletRepository } from '../wallet/repository.js';
 import type { WalletService } from '../wallet/service.js';
@@ -46,6 +47,7 @@ export class TopUpService {
     private readonly topUps: TopUpRepository,
     private readonly wallets: WalletRepository,
     private readonly walletService: WalletService,
+    private readonly idempotency: IdempotencyService,
     private readonly clock: Clock,
   ) {}
 
@@ -53,7 +55,7 @@ export class TopUpService {
    * decisions.md §7. Live requests wait for staff; test-mode requests are approved at once,
    * crediting the test wallet in the same unit of work.
    */
-  async request(owner: Owner, body: TopUpRequestBody): Promise<TopUp> {
+  async request(owner: Caller, body: TopUpRequestBody): Promise<TopUp> {
     const amount = fromGhs(body.amount);
     if (amount === null || amount <= 0 || amount > TOP_UP_MAX_GHS * 100) {
       throw invalid(CODE, `amount must be a GHS amount above 0 and at most ${TOP_UP_MAX_GHS}, with at most two decimals`);
@@ -64,7 +66,7 @@ export class TopUpService {
     const note = body.note?.trim() || null;
     if (note !== null && note.length > MAX_NOTE) throw invalid(CODE, `note must be at most ${MAX_NOTE} characters`);
 
-    const row = await this.database
+    const view = await this.database
       .unit(async (tx) => {
         const now = this.clock();
         const autoApprove = owner.mode === 'test';
@@ -82,14 +84,17 @@ export class TopUpService {
           now,
         });
         if (autoApprove) await this.credit(tx, topUp, now);
-        return topUp;
+        const view = toTopUpView(topUp);
+        // The answer kept with the caller's Idempotency-Key, if any, written with the request.
+        this.idempotency.succeeded(tx, owner, view);
+        return view;
       })
       .catch(
         whenRefusedBy({
           top_ups_reference: () => conflict(CODE, `A top-up request with reference "${reference}" already exists`),
         }),
       );
-    return toTopUpView(row);
+    return view;
   }
 
   async list(
