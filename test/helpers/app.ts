@@ -91,7 +91,11 @@ export interface TestApp {
   config: Config;
   testDb: TestDatabase;
   database: Database;
-  call(method: InjectOptions['method'], url: string, options?: { key?: string; body?: unknown; headers?: Record<string, string> }): Promise<CallResult>;
+  call(
+    method: InjectOptions['method'],
+    url: string,
+    options?: { key?: string; body?: unknown; headers?: Record<string, string> },
+  ): Promise<CallResult>;
   /** Wallet balances in pesewas. */
   wallet(profileId: string, mode: Mode): Promise<{ available: number; held: number }>;
   close(): Promise<void>;
@@ -101,8 +105,15 @@ const silentLog = { info() {}, warn() {}, error() {} };
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const testDb = await createTestDatabase();
-  // Suites send hundreds of bad keys from one address: the failed-authentication limit has tests of its own.
-  const config = loadConfig({ DATABASE_URL: testDb.url, LOG_LEVEL: 'silent', SANDBOX_SETTLE_MS: '50', RATE_LIMIT_AUTH_FAILURES: '0', ...options.env });
+  // Suites send hundreds of bad keys from one address and poll in tight loops: both limits have tests of their own.
+  const config = loadConfig({
+    DATABASE_URL: testDb.url,
+    LOG_LEVEL: 'silent',
+    SANDBOX_SETTLE_MS: '50',
+    RATE_LIMIT_MAX: '0',
+    RATE_LIMIT_AUTH_FAILURES: '0',
+    ...options.env,
+  });
   const cipher = new CredentialCipher(randomBytes(32));
   const ctx = createContext(config, testDb.database, silentLog, cipher, {
     ...(options.references ? { references: options.references } : {}),

@@ -37,7 +37,7 @@ export interface RouteCase {
 }
 
 /** A fresh Ghana mobile number per call, so purchases never block each other. */
-export const msisdn = (n: number) => `0244${String(700000 + (n % 300000)).padStart(6, '0')}`;
+export const msisdn = (n: number) => `024470${String(100 + (n % 9800)).padStart(4, '0')}`;
 
 export const ROUTES: RouteCase[] = [
   { method: 'GET', url: '/healthz', kind: 'public' },
@@ -54,7 +54,13 @@ export const ROUTES: RouteCase[] = [
     url: '/api/v1/data-bundles/buy-single',
     kind: 'purchase',
     failureCode: 'BUY_DATA_FAILED',
-    body: (_r, n) => ({ operatorId: 'op_a', productId: 'prd_a', packageId: 'pkg_a_1gb', beneficiaryMsisdn: msisdn(n), paymentReference: `ref-${n}` }),
+    body: (_r, n) => ({
+      operatorId: 'op_a',
+      productId: 'prd_a',
+      packageId: 'pkg_a_1gb',
+      beneficiaryMsisdn: msisdn(n),
+      paymentReference: `ref-${n}`,
+    }),
   },
   {
     method: 'POST',
@@ -85,7 +91,13 @@ export const ROUTES: RouteCase[] = [
     query: { orderType: 'all', state: 'completed', limit: '5', cursor: 'WzE3MDAwMDAwMDAwMDAsIm9yZF94Il0' },
   },
   { method: 'GET', url: '/api/v1/orders/:orderId', kind: 'read', params: (r) => ({ orderId: r.order }), ownedParam: 'orderId' },
-  { method: 'GET', url: '/api/v1/orders/:orderId/status', kind: 'read', params: (r) => ({ orderId: r.order }), ownedParam: 'orderId' },
+  {
+    method: 'GET',
+    url: '/api/v1/orders/:orderId/status',
+    kind: 'read',
+    params: (r) => ({ orderId: r.order }),
+    ownedParam: 'orderId',
+  },
   {
     method: 'POST',
     url: '/api/v1/result-checker/buy-single',
@@ -98,7 +110,12 @@ export const ROUTES: RouteCase[] = [
     url: '/api/v1/result-checker/buy-bulk',
     kind: 'purchase',
     failureCode: 'RC_WALLET_BULK_BUY_FAILED',
-    body: (_r, n) => ({ items: [{ packageId: 'rcp_wassce', recipientPhone: msisdn(n) }, { packageId: 'rcp_bece', recipientPhone: msisdn(n + 1) }] }),
+    body: (_r, n) => ({
+      items: [
+        { packageId: 'rcp_wassce', recipientPhone: msisdn(n) },
+        { packageId: 'rcp_bece', recipientPhone: msisdn(n + 1) },
+      ],
+    }),
   },
   {
     method: 'GET',

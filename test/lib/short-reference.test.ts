@@ -33,7 +33,7 @@ describe('short references (spec 2.7: user-friendly alphanumeric)', () => {
     const buys = Array.from({ length: 60 }, (_, i) =>
       app.call('POST', '/api/v1/data-bundles/buy-single', {
         key: i % 2 ? liveKeyOf('usr_refs') : testKeyOf('usr_refs'),
-        body: { operatorId: 'op_a', productId: 'prd_a', packageId: 'pkg_a_1gb', beneficiaryMsisdn: `0244${String(800000 + i)}` },
+        body: { operatorId: 'op_a', productId: 'prd_a', packageId: 'pkg_a_1gb', beneficiaryMsisdn: `0244${String(800100 + i)}` },
       }),
     );
     const bulks = Array.from({ length: 10 }, (_, i) =>
@@ -42,14 +42,14 @@ describe('short references (spec 2.7: user-friendly alphanumeric)', () => {
         body: {
           operatorId: 'op_a',
           productId: 'prd_a',
-          items: [0, 1].map((j) => ({ packageId: 'pkg_a_1gb', beneficiaryMsisdn: `0244${String(810000 + 2 * i + j)}` })),
+          items: [0, 1].map((j) => ({ packageId: 'pkg_a_1gb', beneficiaryMsisdn: `0244${String(810100 + 2 * i + j)}` })),
         },
       }),
     );
     const checkers = Array.from({ length: 30 }, (_, i) =>
       app.call('POST', '/api/v1/result-checker/buy-single', {
         key: testKeyOf('usr_refs'),
-        body: { packageId: 'rcp_bece', recipientPhone: `0244${String(820000 + i)}` },
+        body: { packageId: 'rcp_bece', recipientPhone: `0244${String(820100 + i)}` },
       }),
     );
     const answers = await Promise.all([...buys, ...bulks, ...checkers]);

@@ -11,7 +11,7 @@ function items(...numbers: string[]) {
 }
 
 function numbers(count: number, prefix = '02441') {
-  return Array.from({ length: count }, (_, i) => `${prefix}${String(i).padStart(5, '0')}`.slice(0, 10));
+  return Array.from({ length: count }, (_, i) => `${prefix}${String(100 + i).padStart(5, '0')}`.slice(0, 10));
 }
 
 describe('POST /data-bundles/buy-bulk (spec 4.10)', () => {

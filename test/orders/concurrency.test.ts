@@ -84,7 +84,7 @@ describe('purchases under concurrency', () => {
   test('parallel purchases with one paymentReference: exactly one is accepted', async () => {
     const before = await t.wallet('usr_super', 'live');
     const results = await Promise.all(
-      Array.from({ length: 15 }, (_, i) => buySingle(t, KEYS.superLive, `02446200${String(i).padStart(2, '0')}`, { paymentReference: 'PAR-REF-1' })),
+      Array.from({ length: 15 }, (_, i) => buySingle(t, KEYS.superLive, `02446250${String(i).padStart(2, '0')}`, { paymentReference: 'PAR-REF-1' })),
     );
     assert.deepEqual(tally(results.map((r) => r.status)), { 200: 1, 409: 14 });
     assert.deepEqual(await t.wallet('usr_super', 'live'), { available: before.available - 850, held: before.held + 850 });

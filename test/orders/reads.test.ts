@@ -60,7 +60,7 @@ describe('GET /orders, /orders/{id}, /orders/{id}/status (spec 4.11–4.13)', ()
     const key = KEYS.superTest;
     const existing = new Set<string>();
     for (let i = 0; i < 14; i++) {
-      const res = await buySingle(t, key, `02445000${String(i).padStart(2, '0')}`);
+      const res = await buySingle(t, key, `02445005${String(i).padStart(2, '0')}`);
       assert.equal(res.status, 200);
       existing.add(res.body.data.orderId);
     }
@@ -85,7 +85,7 @@ describe('GET /orders, /orders/{id}, /orders/{id}/status (spec 4.11–4.13)', ()
         seen.push(o._id);
       }
       // A new order between pages is newer than everything already listed: it never shows up later.
-      const fresh = await buySingle(t, key, `02445100${String(pages).padStart(2, '0')}`);
+      const fresh = await buySingle(t, key, `02445105${String(pages).padStart(2, '0')}`);
       assert.equal(fresh.status, 200);
       if (res.body.data.isDone) break;
       cursor = res.body.data.continueCursor;

@@ -37,7 +37,7 @@ describe('worker: several claimed batches in flight', () => {
   async function buyEight(app: TestApp): Promise<string[]> {
     const ids: string[] = [];
     for (let i = 0; i < 8; i++) {
-      const res = await buySingle(app, KEYS.superLive, `024450000${i + 1}`);
+      const res = await buySingle(app, KEYS.superLive, `024450005${i + 1}`);
       assert.equal(res.status, 200, JSON.stringify(res.body));
       ids.push(res.body.data.orderId as string);
     }

@@ -80,8 +80,8 @@ describe(`worker processes (${TEST_DIALECT})`, () => {
 
     const orderIds: string[] = [];
     for (const [key, prefix] of [
-      [KEYS.superLive, '02447100'],
-      [KEYS.superTest, '02447200'],
+      [KEYS.superLive, '02447150'],
+      [KEYS.superTest, '02447250'],
     ] as const) {
       const res = await t.call('POST', '/api/v1/data-bundles/buy-bulk', {
         key,
@@ -94,7 +94,7 @@ describe(`worker processes (${TEST_DIALECT})`, () => {
       assert.equal(res.status, 200, JSON.stringify(res.body));
       orderIds.push(res.body.data.orderId);
     }
-    for (let i = 1; i <= 5; i++) orderIds.push((await buySingle(t, KEYS.agentLive, `024473000${i}`)).body.data.orderId);
+    for (let i = 1; i <= 5; i++) orderIds.push((await buySingle(t, KEYS.agentLive, `024473005${i}`)).body.data.orderId);
 
     await waitFor('every delivery to settle', async () => {
       const open = await t.database.db.selectFrom('order_items').select('id').where('status', 'in', ['pending', 'processing']).execute();

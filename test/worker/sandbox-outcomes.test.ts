@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { createProviders } from '../../src/provider/index.js';
 import { useTestApp } from '../helpers/app.js';
 import { KEYS } from '../helpers/keys.js';
-import { buySingle, ledgerMismatches, newWorker, waitFor } from '../orders/support.js';
+import { buySingle, ledgerMismatches, newWorker, sandboxCalls, waitFor } from '../orders/support.js';
 
 /**
  * integrator-features §5: each test number of the sandbox, end to end through the worker's real
@@ -20,14 +20,22 @@ test('every sandbox test number ends in exactly one outcome with the right money
   c.after(() => worker.stop());
 
   const before = await t.wallet('usr_super', 'live');
-  const numbers = { normal: '0244940009', fails: '0244940000', slow: '0244940001', refused: '0244940002', timesOut: '0244940003', pollError: '0244940004' };
+  const numbers = {
+    normal: '0244940009',
+    fails: '0244940000',
+    slow: '0244940001',
+    refused: '0244940002',
+    timesOut: '0244940003',
+    pollError: '0244940004',
+  };
   const orders: Record<string, string> = {};
   for (const [name, msisdn] of Object.entries(numbers)) {
     const res = await buySingle(t, KEYS.superLive, msisdn);
     assert.equal(res.status, 200, `${name}: ${JSON.stringify(res.body)}`);
     orders[name] = res.body.data.orderId as string;
   }
-  const status = async (orderId: string) => (await t.call('GET', `/api/v1/orders/${orderId}/status`, { key: KEYS.superLive })).body.data;
+  const status = async (orderId: string) =>
+    (await t.call('GET', `/api/v1/orders/${orderId}/status`, { key: KEYS.superLive })).body.data;
   const final = await waitFor('every order to reach its outcome', async () => {
     const all = await Promise.all(Object.entries(orders).map(async ([name, id]) => [name, await status(id)] as const));
     return all.every(([, s]) => s.state === 'Completed' || s.state === 'Failed') ? Object.fromEntries(all) : undefined;
@@ -36,8 +44,17 @@ test('every sandbox test number ends in exactly one outcome with the right money
   assert.equal(final.normal?.state, 'Completed');
   assert.deepEqual([final.fails?.state, final.fails?.errorMessage], ['Failed', 'Sandbox: delivery failed']);
   assert.equal(final.slow?.state, 'Completed');
-  assert.ok(final.slow.completedAt - final.slow.submittedAt >= 10 * settleMs - 5, 'the slow delivery took ten settle delays');
-  assert.deepEqual([final.refused?.state, final.refused?.errorMessage, final.refused?.submittedAt], ['Failed', 'Sandbox: number not eligible for this bundle', null]);
+  // Measured from the sandbox's own acceptance: the order's submittedAt is recorded after it, later under load.
+  const slowAccepted = (await sandboxCalls(t)).find((s) => s.msisdn.endsWith(numbers.slow.slice(1)));
+  assert.ok(slowAccepted, 'the slow number was submitted');
+  assert.ok(
+    final.slow.completedAt - Number(slowAccepted.accepted_at) >= 10 * settleMs,
+    'the slow delivery took ten settle delays',
+  );
+  assert.deepEqual(
+    [final.refused?.state, final.refused?.errorMessage, final.refused?.submittedAt],
+    ['Failed', 'Sandbox: number not eligible for this bundle', null],
+  );
   assert.equal(final.timesOut?.state, 'Completed');
   assert.equal(final.pollError?.state, 'Completed');
 
@@ -57,7 +74,8 @@ test('every sandbox test number ends in exactly one outcome with the right money
     .orderBy('id')
     .execute();
   const kindsOf = (name: string) => entries.filter((e) => e.order_id === orders[name]).map((e) => e.kind);
-  for (const name of ['normal', 'slow', 'timesOut', 'pollError']) assert.deepEqual(kindsOf(name), ['data_hold', 'data_settle'], name);
+  for (const name of ['normal', 'slow', 'timesOut', 'pollError'])
+    assert.deepEqual(kindsOf(name), ['data_hold', 'data_settle'], name);
   for (const name of ['fails', 'refused']) assert.deepEqual(kindsOf(name), ['data_hold', 'data_release'], name);
   assert.deepEqual(await ledgerMismatches(t), []);
 });
