@@ -16,11 +16,13 @@ import { healthRoutes } from './http/routes/health.js';
 import { documentRoute } from './http/openapi.js';
 import { validatorCompiler } from './http/validation.js';
 import { catalogRoutes } from './modules/catalog/routes.js';
+import { eventRoutes } from './modules/events/routes.js';
 import { dataBundleRoutes, orderRoutes } from './modules/orders/routes.js';
 import { profileRoutes } from './modules/profiles/routes.js';
 import { resultCheckerRoutes } from './modules/result-checker/routes.js';
 import { topUpRoutes } from './modules/top-ups/routes.js';
 import { walletRoutes } from './modules/wallet/routes.js';
+import { webhookRoutes } from './modules/webhooks/routes.js';
 
 export interface BuildAppOptions {
   /** The process logger; omitted in tests, which keep the app silent. */
@@ -107,10 +109,11 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     transform: documentRoute,
   });
 
-  // Spec §5.7: GET, POST, OPTIONS; Content-Type and X-API-KEY. Preflight needs no key.
+  // Spec §5.7: GET, POST, OPTIONS; Content-Type and X-API-KEY (and PUT and DELETE of the webhooks
+  // and alert routes of integrator-features §2). Preflight needs no key.
   await app.register(cors, {
     origin: '*',
-    methods: ['GET', 'POST', 'OPTIONS'],
+    methods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
     allowedHeaders: ['Content-Type', 'X-API-KEY', 'Idempotency-Key'],
     exposedHeaders: ['X-Request-Id', 'RateLimit', 'RateLimit-Policy', 'Retry-After', 'Idempotent-Replayed'],
     maxAge: 600,
@@ -137,6 +140,8 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
       await api.register(dataBundleRoutes, { purchases: ctx.purchases });
       await api.register(orderRoutes, { orders: ctx.orders });
       await api.register(topUpRoutes, { topUps: ctx.topUps });
+      await api.register(eventRoutes, { events: ctx.events });
+      await api.register(webhookRoutes, { endpoints: ctx.webhookEndpoints });
     },
     { prefix: '/api/v1' },
   );

@@ -33,6 +33,23 @@ export interface Config {
   idempotencyTtlMs: number;
   /** Outbox worker tuning (WORKER_BATCH_SIZE, WORKER_BATCHES_IN_FLIGHT, WORKER_LEASE_MS, WORKER_IDLE_MS, PROVIDER_TIMEOUT_MS). */
   workerTuning: WorkerTuning;
+  /** Events and their webhook deliveries (integrator-features §2). */
+  webhooks: WebhookSettings;
+}
+
+export interface WebhookSettings {
+  /** Multiplies the retry schedule (WEBHOOK_RETRY_SCALE, default 1; tests run it in seconds). */
+  retryScale: number;
+  /** An endpoint must answer within this long (WEBHOOK_TIMEOUT_MS, default 10 s). */
+  timeoutMs: number;
+  /** Whether endpoints may resolve to loopback, private, link-local or metadata addresses (WEBHOOK_ALLOW_PRIVATE_URLS). */
+  allowPrivateUrls: boolean;
+  /** Deliveries a worker process sends at once (WEBHOOK_CONCURRENCY). */
+  concurrency: number;
+  /** Of those, at most this many to one endpoint (WEBHOOK_ENDPOINT_CONCURRENCY), so one slow endpoint cannot take them all. */
+  perEndpoint: number;
+  /** Events older than this are purged by the worker (EVENT_RETENTION_DAYS, default 30). */
+  eventRetentionMs: number;
 }
 
 export interface HttpTimeouts {
@@ -94,6 +111,22 @@ function intVar(env: Env, name: string, fallback: number, min: number, max: numb
     throw new ConfigError(name, `must be an integer from ${min} to ${max} (got "${raw}")`);
   }
   return value;
+}
+
+function scaleVar(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = /^\d+(\.\d+)?$/.test(raw.trim()) ? Number(raw.trim()) : NaN;
+  if (!(value >= min && value <= max)) throw new ConfigError(name, `must be a number from ${min} to ${max} (got "${raw}")`);
+  return value;
+}
+
+function booleanVar(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  throw new ConfigError(name, `must be true or false (got "${env[name]}")`);
 }
 
 function enumVar<T extends string>(env: Env, name: string, fallback: T, allowed: readonly T[]): T {
@@ -202,5 +235,13 @@ export function loadConfig(env: Env = process.env): Config {
     sqliteSynchronous: enumVar(env, 'SQLITE_SYNCHRONOUS', 'FULL', ['OFF', 'NORMAL', 'FULL', 'EXTRA'] as const),
     databasePoolSize: intVar(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
     workerTuning: workerTuningVars(env),
+    webhooks: {
+      retryScale: scaleVar(env, 'WEBHOOK_RETRY_SCALE', 1, 0.000001, 100),
+      timeoutMs: intVar(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
+      allowPrivateUrls: booleanVar(env, 'WEBHOOK_ALLOW_PRIVATE_URLS', nodeEnv !== 'production'),
+      concurrency: intVar(env, 'WEBHOOK_CONCURRENCY', 16, 1, 256),
+      perEndpoint: intVar(env, 'WEBHOOK_ENDPOINT_CONCURRENCY', 2, 1, 64),
+      eventRetentionMs: intVar(env, 'EVENT_RETENTION_DAYS', 30, 1, 3650) * 86_400_000,
+    },
   };
 }

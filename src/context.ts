@@ -4,6 +4,7 @@ import type { Database } from './db/connection.js';
 import type { Clock } from './domain/types.js';
 import { shortReference, type ReferenceSource } from './lib/ids.js';
 import { CatalogService } from './modules/catalog/service.js';
+import { EventService } from './modules/events/service.js';
 import { IdempotencyService } from './modules/idempotency/service.js';
 import { DeliveryService } from './modules/orders/deliveries.js';
 import { dataOrderChecks } from './modules/orders/ledger-checks.js';
@@ -17,6 +18,8 @@ import { topUpLedgerCheck } from './modules/top-ups/ledger-checks.js';
 import { TopUpService } from './modules/top-ups/service.js';
 import { LedgerVerifier, walletsMatchLedger } from './modules/wallet/ledger-verify.js';
 import { WalletService } from './modules/wallet/service.js';
+import { WebhookDeliveryService } from './modules/webhooks/deliveries.js';
+import { WebhookEndpointService } from './modules/webhooks/service.js';
 import { createRepositories, type Repositories } from './repositories.js';
 import { SeedImporter } from './seed/import.js';
 
@@ -43,6 +46,9 @@ export interface AppContext {
   resultChecker: ResultCheckerService;
   topUps: TopUpService;
   idempotency: IdempotencyService;
+  events: EventService;
+  webhookEndpoints: WebhookEndpointService;
+  webhookDeliveries: WebhookDeliveryService;
   ledger: LedgerVerifier;
   seeds: SeedImporter;
   /**
@@ -87,9 +93,16 @@ export function createContext(
       }
     }
   };
-  const { wallets, catalog, profiles, orders, outbox, resultChecker, topUps } = repositories;
-  const idempotency = new IdempotencyService(repositories.idempotency, cipher.sealer('idempotency-responses'), clock, options.idempotencyLockMs);
-  const walletService = new WalletService(wallets);
+  const { wallets, catalog, profiles, orders, outbox, resultChecker, topUps, events, webhooks, eventRecorder } = repositories;
+  const idempotency = new IdempotencyService(
+    repositories.idempotency,
+    cipher.sealer('idempotency-responses'),
+    clock,
+    options.idempotencyLockMs,
+  );
+  const walletService = new WalletService(database, wallets, clock);
+  const webhookSecrets = cipher.sealer('webhook-secrets');
+  const webhookSettings = config.webhooks;
   const catalogService = new CatalogService(catalog);
   return {
     config,
@@ -101,12 +114,32 @@ export function createContext(
     wallets: walletService,
     profiles: new ProfileService(database, profiles, walletService, log, clock),
     catalog: catalogService,
-    purchases: new PurchaseService(database, catalogService, orders, outbox, wallets, idempotency, clock, references, deliveriesQueued),
-    orders: new OrderService(database, orders, wallets, clock, config.orderStuckAfterMs),
-    deliveries: new DeliveryService(database, orders, outbox, wallets, clock),
+    purchases: new PurchaseService(
+      database,
+      catalogService,
+      orders,
+      outbox,
+      wallets,
+      idempotency,
+      clock,
+      references,
+      deliveriesQueued,
+    ),
+    orders: new OrderService(database, orders, wallets, eventRecorder, clock, config.orderStuckAfterMs),
+    deliveries: new DeliveryService(database, orders, outbox, wallets, eventRecorder, clock),
     resultChecker: new ResultCheckerService(database, resultChecker, wallets, idempotency, cipher, clock, references),
-    topUps: new TopUpService(database, topUps, wallets, walletService, idempotency, clock),
+    topUps: new TopUpService(database, topUps, wallets, walletService, idempotency, eventRecorder, clock),
     idempotency,
+    events: new EventService(database, events, webhooks, clock),
+    webhookEndpoints: new WebhookEndpointService(
+      database,
+      webhooks,
+      webhookSecrets,
+      { production: config.nodeEnv === 'production', allowPrivate: webhookSettings.allowPrivateUrls },
+      idempotency,
+      clock,
+    ),
+    webhookDeliveries: new WebhookDeliveryService(database, webhooks, webhookSecrets, webhookSettings, clock),
     ledger: new LedgerVerifier(database, wallets, [
       walletsMatchLedger(wallets),
       ...dataOrderChecks(orders, wallets),

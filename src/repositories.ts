@@ -1,12 +1,16 @@
 import type { Database } from './db/connection.js';
 import { CatalogRepository } from './modules/catalog/repository.js';
+import { EventRepository } from './modules/events/repository.js';
+import { EventRecorder } from './modules/events/service.js';
 import { IdempotencyRepository } from './modules/idempotency/repository.js';
 import { OutboxRepository } from './modules/orders/outbox-repository.js';
 import { OrderRepository } from './modules/orders/repository.js';
 import { ProfileRepository } from './modules/profiles/repository.js';
 import { ResultCheckerRepository } from './modules/result-checker/repository.js';
 import { TopUpRepository } from './modules/top-ups/repository.js';
+import { lowBalanceEvents } from './modules/wallet/alerts.js';
 import { WalletRepository } from './modules/wallet/repository.js';
+import { WebhookRepository } from './modules/webhooks/repository.js';
 
 /** Every repository of one database, built once: each owns its statements and caches. */
 export interface Repositories {
@@ -18,11 +22,18 @@ export interface Repositories {
   resultChecker: ResultCheckerRepository;
   topUps: TopUpRepository;
   idempotency: IdempotencyRepository;
+  events: EventRepository;
+  webhooks: WebhookRepository;
+  /** Records events with the changes they report (the wallets' low-balance alert uses it too). */
+  eventRecorder: EventRecorder;
 }
 
 export function createRepositories(database: Database): Repositories {
+  const events = new EventRepository(database);
+  const webhooks = new WebhookRepository(database);
+  const eventRecorder = new EventRecorder(events, webhooks);
   return {
-    wallets: new WalletRepository(database),
+    wallets: new WalletRepository(database, lowBalanceEvents(eventRecorder)),
     catalog: new CatalogRepository(database),
     profiles: new ProfileRepository(database),
     orders: new OrderRepository(database),
@@ -30,5 +41,8 @@ export function createRepositories(database: Database): Repositories {
     resultChecker: new ResultCheckerRepository(database),
     topUps: new TopUpRepository(database),
     idempotency: new IdempotencyRepository(database),
+    events,
+    webhooks,
+    eventRecorder,
   };
 }

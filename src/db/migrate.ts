@@ -9,6 +9,7 @@ import * as ordersListingCoveringIndex from './migrations/0005_orders_listing_co
 import * as ordersVersion from './migrations/0006_orders_version.js';
 import * as idempotencyKeys from './migrations/0007_idempotency_keys.js';
 import * as sandboxPollCalls from './migrations/0008_sandbox_poll_calls.js';
+import * as eventsAndWebhooks from './migrations/0009_events_and_webhooks.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: DialectName): Promise<void>;
@@ -24,6 +25,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0006_orders_version': ordersVersion,
   '0007_idempotency_keys': idempotencyKeys,
   '0008_sandbox_poll_calls': sandboxPollCalls,
+  '0009_events_and_webhooks': eventsAndWebhooks,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -1,11 +1,11 @@
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { EventType } from '../domain/event-types.js';
 import type { Mode, Role } from '../domain/types.js';
 
 /**
  * The database as Kysely sees it. Money columns are integer pesewas; time columns are unix ms.
  * Flags are integers (0/1) so one schema serves SQLite and PostgreSQL alike.
  */
-
 
 export interface ProfilesTable {
   id: string;
@@ -117,17 +117,12 @@ export interface WalletsTable {
   held: number;
   created_at: number;
   updated_at: number;
+  /** Pesewas: available falling from at or above it to below it raises wallet.balance_low (null: no alert). */
+  alert_threshold: number | null;
 }
 
 export type LedgerKind =
-  | 'opening_balance'
-  | 'top_up'
-  | 'data_hold'
-  | 'data_settle'
-  | 'data_release'
-  | 'data_reversal'
-  | 'rc_debit'
-  | 'rc_refund';
+  'opening_balance' | 'top_up' | 'data_hold' | 'data_settle' | 'data_release' | 'data_reversal' | 'rc_debit' | 'rc_refund';
 
 export interface LedgerEntriesTable {
   id: Generated<number>;
@@ -300,6 +295,64 @@ export interface CatalogStateTable {
   version: number;
 }
 
+export interface EventsTable {
+  id: string;
+  profile_id: string;
+  mode: Mode;
+  type: EventType;
+  payload: string;
+  created_at: number;
+}
+
+export interface WebhookEndpointsTable {
+  id: string;
+  profile_id: string;
+  mode: Mode;
+  url: string;
+  description: string | null;
+  status: 'enabled' | 'disabled';
+  disabled_reason: string | null;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_until: number | null;
+  failing_since: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface WebhookSubscriptionsTable {
+  endpoint_id: string;
+  event_type: string;
+}
+
+export type WebhookDeliveryStatus = 'pending' | 'succeeded' | 'failed';
+
+export interface WebhookDeliveriesTable {
+  id: Generated<number>;
+  event_id: string;
+  endpoint_id: string;
+  status: WebhookDeliveryStatus;
+  attempts: Generated<number>;
+  schedule_step: Generated<number>;
+  next_attempt_at: number | null;
+  locked_by: string | null;
+  locked_until: number | null;
+  last_attempt_at: number | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface WebhookAttemptsTable {
+  id: Generated<number>;
+  delivery_id: number;
+  attempted_at: number;
+  status_code: number | null;
+  error: string | null;
+  duration_ms: number;
+}
+
 export interface DB {
   catalog_state: CatalogStateTable;
   profiles: ProfilesTable;
@@ -318,6 +371,11 @@ export interface DB {
   outbox: OutboxTable;
   sandbox_submissions: SandboxSubmissionsTable;
   idempotency_keys: IdempotencyKeysTable;
+  events: EventsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_subscriptions: WebhookSubscriptionsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
   rc_transactions: RcTransactionsTable;
   top_ups: TopUpsTable;
 }

@@ -28,6 +28,9 @@ export const ERROR_CODES = [
   'IDEMPOTENCY_KEY_INVALID',
   'IDEMPOTENCY_KEY_REUSED',
   'IDEMPOTENCY_KEY_IN_USE',
+  'EVENT_NOT_FOUND',
+  'WEBHOOK_ENDPOINT_INVALID',
+  'WEBHOOK_ENDPOINT_NOT_FOUND',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -72,5 +75,6 @@ export const unauthenticated = (message: string) => new DomainError('unauthentic
 export const insufficientFunds = (code: ErrorCode, message: string) => new DomainError('insufficient_funds', code, message);
 export const forbidden = (code: ErrorCode, message: string) => new DomainError('forbidden', code, message);
 export const notFound = (code: ErrorCode, message: string) => new DomainError('not_found', code, message);
-export const conflict = (code: ErrorCode, message: string, details?: RefusalDetails) => new DomainError('conflict', code, message, details);
+export const conflict = (code: ErrorCode, message: string, details?: RefusalDetails) =>
+  new DomainError('conflict', code, message, details);
 export const unprocessable = (code: ErrorCode, message: string) => new DomainError('unprocessable', code, message);

@@ -1,9 +1,11 @@
 import type { AppContext } from '../context.js';
 import { createProviders } from '../provider/index.js';
 import { workerOptionsFrom, type WorkerOptions } from './options.js';
+import { WebhookLane, type WebhookLaneOptions } from './webhook-lane.js';
 import { OutboxWorker } from './worker.js';
 
 export { OutboxWorker } from './worker.js';
+export { WebhookLane } from './webhook-lane.js';
 
 /** A worker over the context's database, with the providers the configuration selects. */
 export function createWorker(ctx: AppContext, options: Partial<WorkerOptions> = {}): OutboxWorker {
@@ -15,21 +17,62 @@ export function createWorker(ctx: AppContext, options: Partial<WorkerOptions> = 
       providers: createProviders(ctx.config, ctx.database),
       log: ctx.log,
       clock: ctx.clock,
-      maintenance: [{ name: 'purge expired idempotency keys', run: () => ctx.idempotency.purgeOlderThan(ctx.config.idempotencyTtlMs) }],
+      maintenance: [
+        { name: 'purge expired idempotency keys', run: () => ctx.idempotency.purgeOlderThan(ctx.config.idempotencyTtlMs) },
+        { name: 'purge expired events', run: () => ctx.events.purgeExpired(ctx.config.webhooks.eventRetentionMs) },
+      ],
     },
     options,
   );
 }
 
+/** The webhook options of a configuration: the lease outlasts a send's timeout. */
+export function webhookLaneOptions(ctx: AppContext, overrides: Partial<WebhookLaneOptions> = {}): WebhookLaneOptions {
+  const { webhooks } = ctx.config;
+  return {
+    concurrency: webhooks.concurrency,
+    perEndpoint: webhooks.perEndpoint,
+    leaseMs: webhooks.timeoutMs + 5_000,
+    idleMaxMs: 250,
+    ...overrides,
+  };
+}
+
+export function createWebhookLane(ctx: AppContext, workerId: string, overrides: Partial<WebhookLaneOptions> = {}): WebhookLane {
+  return new WebhookLane(ctx.webhookDeliveries, ctx.log, workerId, webhookLaneOptions(ctx, overrides), ctx.clock);
+}
+
+/** A running worker process's lanes: the order outbox and the webhook deliveries. */
+export interface RunningWorker {
+  id: string;
+  /** Ends the current idle sleep of the outbox lane (work was just queued in this process). */
+  wake(): void;
+  /** Lets the batches and sends in flight finish, then resolves. */
+  stop(): Promise<void>;
+}
+
+export function startWorker(ctx: AppContext): RunningWorker {
+  const outbox = createWorker(ctx, workerOptionsFrom(ctx.config.workerTuning));
+  const webhooks = createWebhookLane(ctx, outbox.id);
+  outbox.start();
+  webhooks.start();
+  return {
+    id: outbox.id,
+    wake: () => outbox.wake(),
+    async stop() {
+      await Promise.all([outbox.stop(), webhooks.stop()]);
+    },
+  };
+}
+
 /**
  * The worker of a serve process (WORKER=inline), started. It wakes as soon as this process commits
  * a purchase, instead of after up to WORKER_IDLE_MS; work queued by other processes is found by its
- * polling. stop() unsubscribes and lets the batches in flight finish.
+ * polling. stop() unsubscribes and lets the batches and sends in flight finish.
  */
 export function startInlineWorker(ctx: AppContext): { stop(): Promise<void> } {
-  const worker = createWorker(ctx, workerOptionsFrom(ctx.config.workerTuning));
+  const worker = startWorker(ctx);
   const unsubscribe = ctx.onDeliveriesQueued(() => worker.wake());
-  worker.start();
   return {
     async stop() {
       unsubscribe();

@@ -25,12 +25,34 @@ async function freshDb(groupCommit: boolean): Promise<{ database: Database; file
   const database = await connect(`sqlite:${file}`, { groupCommit });
   await migrateToLatest(database);
   const now = Date.now();
-  await database.db.insertInto('profiles').values({
-    id: 'usr_gc', user_id: 'usr_gc', first_name: 'G', middle_name: '', last_name: 'C', gender: '', phone_number: '0244000009',
-    email: 'gc@example.com', role: 'Agent', status: 'Active', country_code: '+233', country_iso: 'GH', country_name: 'Ghana',
-    referral_code: 'GC01', unique_id: 'usr_gc', creator_id: '', update_meta: '{}', registered_at: now, created_at: now, updated_at: now,
-  }).execute();
-  await database.unit((tx) => new WalletService(new WalletRepository(database)).ensure(tx, 'usr_gc', 'live', 1_000, now));
+  await database.db
+    .insertInto('profiles')
+    .values({
+      id: 'usr_gc',
+      user_id: 'usr_gc',
+      first_name: 'G',
+      middle_name: '',
+      last_name: 'C',
+      gender: '',
+      phone_number: '0244000009',
+      email: 'gc@example.com',
+      role: 'Agent',
+      status: 'Active',
+      country_code: '+233',
+      country_iso: 'GH',
+      country_name: 'Ghana',
+      referral_code: 'GC01',
+      unique_id: 'usr_gc',
+      creator_id: '',
+      update_meta: '{}',
+      registered_at: now,
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
+  await database.unit((tx) =>
+    new WalletService(database, new WalletRepository(database), Date.now).ensure(tx, 'usr_gc', 'live', 1_000, now),
+  );
   return {
     database,
     file,
@@ -53,7 +75,11 @@ async function workload(database: Database) {
   const results = await Promise.allSettled(
     Array.from({ length: 30 }, (_, i) =>
       database.unit(async (tx) => {
-        const after = await wallets.post(tx, { walletId: id, kind: 'rc_debit', availableDelta: -40, heldDelta: 0, idempotencyKey: null, memo: `unit ${i}` }, Date.now());
+        const after = await wallets.post(
+          tx,
+          { walletId: id, kind: 'rc_debit', availableDelta: -40, heldDelta: 0, idempotencyKey: null, memo: `unit ${i}` },
+          Date.now(),
+        );
         if (!after) throw new Error(`unit ${i}: insufficient`);
         await tx.flush();
         if (i % 4 === 3) throw new Error(`unit ${i}: rejected after writing`);
@@ -61,8 +87,14 @@ async function workload(database: Database) {
       }),
     ),
   );
-  const wallet = await database.db.selectFrom('wallets').select(['available', 'held']).where('id', '=', id).executeTakeFirstOrThrow();
-  const memos = (await database.db.selectFrom('ledger_entries').select('memo').where('kind', '=', 'rc_debit').orderBy('id').execute()).map((r) => r.memo);
+  const wallet = await database.db
+    .selectFrom('wallets')
+    .select(['available', 'held'])
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
+  const memos = (
+    await database.db.selectFrom('ledger_entries').select('memo').where('kind', '=', 'rc_debit').orderBy('id').execute()
+  ).map((r) => r.memo);
   return { results: results.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as Error).message)), wallet, memos };
 }
 
@@ -118,7 +150,10 @@ describe('group commit (SQLite write path)', () => {
         })));
       `;
       const code = await new Promise<number | null>((resolve, reject) => {
-        const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: ROOT, stdio: 'inherit' });
+        const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+          cwd: ROOT,
+          stdio: 'inherit',
+        });
         // Killed by this budget instead of by itself would look the same: say so instead.
         const timer = setTimeout(() => {
           child.kill('SIGKILL');
@@ -189,7 +224,7 @@ async function committerWithHeldSync() {
   const committer = new GroupCommitter(db, { maxBatch: 256, inTransaction: () => handle.inTransaction, walSync });
   const insert = (v: string) => committer.run(async (trx) => void (await sql`insert into t (v) values (${v})`.execute(trx)));
   const observer = new SQLite(file, { readonly: true });
-  const visible = () => (observer.prepare('select v from t order by id').pluck().all() as string[]);
+  const visible = () => observer.prepare('select v from t order by id').pluck().all() as string[];
   return {
     sync,
     walSync,
@@ -222,7 +257,8 @@ describe('group commit with the WAL sync off the event loop (synchronous=FULL)',
       await Promise.all([...units, whenDurable]);
       assert.equal(acknowledged, 3);
       assert.equal(c.walSync.behind, false);
-    }));
+    }),
+  );
 
   test('groups committed while a sync runs wait for the next one, which covers them all', sqliteOnly, () =>
     withHeldSync(async (c) => {
@@ -241,7 +277,8 @@ describe('group commit with the WAL sync off the event loop (synchronous=FULL)',
       assert.equal(c.sync.calls, 2);
       c.sync.release();
       await Promise.all(later);
-    }));
+    }),
+  );
 
   test('a failed fsync rejects its group and everything after it: nothing more is acknowledged', sqliteOnly, () =>
     withHeldSync(async (c) => {
@@ -252,5 +289,6 @@ describe('group commit with the WAL sync off the event loop (synchronous=FULL)',
       await assert.rejects(c.insert('after'), /could not sync the SQLite WAL to disk/);
       await assert.rejects(c.walSync.durable(), /could not sync/);
       assert.equal(c.walSync.behind, true, 'replies stay held');
-    }));
+    }),
+  );
 });

@@ -14,12 +14,16 @@ export interface Records {
   bulkFailedMsisdn: string;
   /** A result-checker transaction of the caller, live mode. */
   rcTransaction: string;
+  /** An event of the caller, live mode. */
+  event: string;
+  /** A webhook endpoint of the caller, live mode. */
+  endpoint: string;
 }
 
 export type RouteKind = 'public' | 'read' | 'purchase' | 'write';
 
 export interface RouteCase {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   /** As registered (Fastify's pattern). */
   url: string;
   kind: RouteKind;
@@ -30,7 +34,9 @@ export interface RouteCase {
   /** Which path parameter, or body field, names a record that must belong to the caller. */
   ownedParam?: string;
   ownedBodyField?: string;
-  /** A valid body (POST). */
+  /** The code of a 404 for a record that is not the caller's (ORDER_NOT_FOUND unless given). */
+  notFoundCode?: string;
+  /** A valid body (POST, PUT). */
   body?: (r: Records, n: number) => Record<string, unknown>;
   /** Query values the route reads, with one valid value each. */
   query?: Record<string, string>;
@@ -137,6 +143,53 @@ export const ROUTES: RouteCase[] = [
     kind: 'read',
     failureCode: 'TOPUP_REQUEST_FAILED',
     query: { status: 'pending', limit: '5', cursor: 'WzE3MDAwMDAwMDAwMDAsInR1cF94Il0' },
+  },
+  { method: 'PUT', url: '/api/v1/wallet-balance/alert', kind: 'write', body: (_r, n) => ({ threshold: 10 + (n % 50) }) },
+  {
+    method: 'GET',
+    url: '/api/v1/events',
+    kind: 'read',
+    query: { type: 'order.completed', limit: '5', cursor: 'WzE3MDAwMDAwMDAwMDAsImV2dF94Il0' },
+  },
+  {
+    method: 'GET',
+    url: '/api/v1/events/:eventId',
+    kind: 'read',
+    params: (r) => ({ eventId: r.event }),
+    ownedParam: 'eventId',
+    notFoundCode: 'EVENT_NOT_FOUND',
+  },
+  {
+    method: 'POST',
+    url: '/api/v1/events/:eventId/redeliver',
+    kind: 'write',
+    params: (r) => ({ eventId: r.event }),
+    ownedParam: 'eventId',
+    notFoundCode: 'EVENT_NOT_FOUND',
+  },
+  {
+    method: 'POST',
+    url: '/api/v1/webhook-endpoints',
+    kind: 'write',
+    failureCode: 'WEBHOOK_ENDPOINT_INVALID',
+    body: (_r, n) => ({ url: `http://127.0.0.1:9/hooks/${n}`, events: ['order.completed', 'order.failed'], description: 'fuzz' }),
+  },
+  { method: 'GET', url: '/api/v1/webhook-endpoints', kind: 'read' },
+  {
+    method: 'DELETE',
+    url: '/api/v1/webhook-endpoints/:endpointId',
+    kind: 'write',
+    params: (r) => ({ endpointId: r.endpoint }),
+    ownedParam: 'endpointId',
+    notFoundCode: 'WEBHOOK_ENDPOINT_NOT_FOUND',
+  },
+  {
+    method: 'POST',
+    url: '/api/v1/webhook-endpoints/:endpointId/rotate-secret',
+    kind: 'write',
+    params: (r) => ({ endpointId: r.endpoint }),
+    ownedParam: 'endpointId',
+    notFoundCode: 'WEBHOOK_ENDPOINT_NOT_FOUND',
   },
 ];
 

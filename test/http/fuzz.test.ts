@@ -58,7 +58,11 @@ const weird: fc.Arbitrary<unknown> = fc.oneof(
   fc.boolean(),
   fc.constant(null),
   fc.array(fc.oneof(nastyStrings, nastyNumbers, fc.constant(null)), { maxLength: 25 }),
-  fc.dictionary(fc.oneof(fc.string({ maxLength: 8 }), fc.constantFrom('__proto__', 'constructor', 'prototype')), fc.oneof(nastyStrings, nastyNumbers), { maxKeys: 4 }),
+  fc.dictionary(
+    fc.oneof(fc.string({ maxLength: 8 }), fc.constantFrom('__proto__', 'constructor', 'prototype')),
+    fc.oneof(nastyStrings, nastyNumbers),
+    { maxKeys: 4 },
+  ),
 );
 
 /** Every path to a scalar or array in a body: `['items', 0, 'packageId']`. */
@@ -130,11 +134,11 @@ function requests(records: Records): fc.Arbitrary<FuzzRequest> {
       const queryNames = Object.keys(query);
       if (mutation < 25 && paramNames.length > 0) {
         const name = paramNames[pick % paramNames.length] as string;
-        params = { ...params, [name]: typeof value === 'string' ? value : JSON.stringify(value) ?? 'undefined' };
+        params = { ...params, [name]: typeof value === 'string' ? value : (JSON.stringify(value) ?? 'undefined') };
         what = `path ${name}`;
       } else if (mutation < 50 && queryNames.length > 0) {
         const name = queryNames[pick % queryNames.length] as string;
-        query = { ...query, [name]: typeof value === 'string' ? value : JSON.stringify(value) ?? '' };
+        query = { ...query, [name]: typeof value === 'string' ? value : (JSON.stringify(value) ?? '') };
         what = `query ${name}`;
       } else if (body !== undefined && mutation < 85) {
         const paths = fieldPaths(body);
@@ -164,7 +168,7 @@ function requests(records: Records): fc.Arbitrary<FuzzRequest> {
       const path = route.url.replace(/:([A-Za-z]+)/g, (_, name: string) => percentEncode(params[name] ?? ''));
       const headers: Record<string, string> = { 'x-api-key': key };
       let payload: string | undefined;
-      if (route.method === 'POST') {
+      if (route.method === 'POST' || route.method === 'PUT') {
         payload = raw ?? JSON.stringify(body) ?? '';
         if (contentType !== '') headers['content-type'] = contentType;
       }
@@ -195,7 +199,24 @@ describe(`fuzzing every route (${RUNS} runs, seed ${SEED})`, () => {
       body: { packageId: 'rcp_wassce', recipientPhone: '0244610052' },
     });
     assert.deepEqual([single.status, rc.status], [200, 200]);
-    records = { order: single.body.data.orderId, bulkOrder: single.body.data.orderId, bulkFailedMsisdn: '0244610051', rcTransaction: rc.body.data.transactionId };
+    const endpoint = await t.call('POST', '/api/v1/webhook-endpoints', {
+      key: KEYS.superLive,
+      body: { url: 'http://127.0.0.1:9/hooks', events: ['*'] },
+    });
+    const topUp = await t.call('POST', '/api/v1/top-ups/request', {
+      key: KEYS.superTest,
+      body: { amount: 5, method: 'momo', reference: 'FUZZ-EVT' },
+    });
+    const events = await t.call('GET', '/api/v1/events', { key: KEYS.superTest });
+    assert.deepEqual([endpoint.status, topUp.status, events.status], [201, 201, 200]);
+    records = {
+      order: single.body.data.orderId,
+      bulkOrder: single.body.data.orderId,
+      bulkFailedMsisdn: '0244610051',
+      rcTransaction: rc.body.data.transactionId,
+      event: events.body.data.events[0]._id,
+      endpoint: endpoint.body.data._id,
+    };
   });
   after(() => t.close());
 
@@ -209,7 +230,7 @@ describe(`fuzzing every route (${RUNS} runs, seed ${SEED})`, () => {
       fc.asyncProperty(requests(records), async (request) => {
         const before = await wallets();
         const res = await t.app.inject({
-          method: request.method as 'GET' | 'POST',
+          method: request.method as 'GET' | 'POST' | 'PUT' | 'DELETE',
           url: request.url,
           headers: request.headers,
           ...(request.payload === undefined ? {} : { payload: request.payload }),
@@ -232,6 +253,9 @@ describe(`fuzzing every route (${RUNS} runs, seed ${SEED})`, () => {
     );
     // The fuzzer must reach past validation too, or it tests nothing but the schema.
     assert.ok((seen.get(200) ?? 0) + (seen.get(201) ?? 0) > 0, `no request succeeded: ${JSON.stringify([...seen])}`);
-    assert.ok([...seen.keys()].some((s) => s >= 400), `no request was refused: ${JSON.stringify([...seen])}`);
+    assert.ok(
+      [...seen.keys()].some((s) => s >= 400),
+      `no request was refused: ${JSON.stringify([...seen])}`,
+    );
   });
 });

@@ -1,10 +1,9 @@
 import type { Command } from 'commander';
 import type { BackgroundTask } from '../../server.js';
-import { createWorker, startInlineWorker } from '../../worker/index.js';
-import { workerOptionsFrom } from '../../worker/options.js';
+import { startInlineWorker, startWorker } from '../../worker/index.js';
 import { openRuntime, type Runtime } from '../runtime.js';
 
-/** Background tasks the serve process runs inline (WORKER=inline): the outbox worker. */
+/** Background tasks the serve process runs inline (WORKER=inline): the outbox worker and its webhook lane. */
 export function backgroundTasks(rt: Runtime): BackgroundTask[] {
   const worker = startInlineWorker(rt.ctx);
   return [{ name: 'worker', stop: () => worker.stop() }];
@@ -13,11 +12,12 @@ export function backgroundTasks(rt: Runtime): BackgroundTask[] {
 export function register(program: Command): void {
   program
     .command('worker')
-    .description('run the outbox worker alone, no HTTP (use with WORKER=off on serve); SIGINT/SIGTERM stop it cleanly')
+    .description(
+      'run the outbox worker and webhook deliveries alone, no HTTP (use with WORKER=off on serve); SIGINT/SIGTERM stop it cleanly',
+    )
     .action(async () => {
       const rt = await openRuntime({ longRunning: true });
-      const worker = createWorker(rt.ctx, workerOptionsFrom(rt.ctx.config.workerTuning));
-      worker.start();
+      const worker = startWorker(rt.ctx);
       const signal = await new Promise<NodeJS.Signals>((resolve) => {
         process.once('SIGINT', resolve);
         process.once('SIGTERM', resolve);

@@ -14,15 +14,27 @@ import { HttpError } from '../errors.js';
 const VALID_KEY = /^[\x20-\x7e]{1,255}$/;
 const KEPT_REFUSALS = new Set([402, 403, 404, 409, 422]);
 
-/** The status the route answers a success with (201 for a creation, else 200). */
+/** The status the route answers a success with (its one 2xx: 201 for a creation, 202 for a queued job, else 200). */
 function successStatus(request: FastifyRequest): number {
   const responses = (request.routeOptions.schema?.response ?? {}) as Record<string, unknown>;
-  return '201' in responses ? 201 : 200;
+  return (
+    Object.keys(responses)
+      .map(Number)
+      .find((status) => status >= 200 && status < 300) ?? 200
+  );
 }
 
-function replay(request: FastifyRequest, reply: FastifyReply, stored: { data: unknown; status: number | null; body: string | null }) {
+function replay(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  stored: { data: unknown; status: number | null; body: string | null },
+) {
   void reply.header('idempotent-replayed', 'true');
-  if (stored.body !== null) return reply.code(stored.status ?? 200).type(JSON_TYPE).send(stored.body);
+  if (stored.body !== null)
+    return reply
+      .code(stored.status ?? 200)
+      .type(JSON_TYPE)
+      .send(stored.body);
   // The same data through the route's own serializer: the same bytes as the first answer.
   return reply.code(successStatus(request)).send({ success: true, data: stored.data });
 }
@@ -33,7 +45,11 @@ export function idempotentPosts(app: FastifyInstance, keys: IdempotencyService):
     const header = request.headers['idempotency-key'];
     if (header === undefined) return;
     if (typeof header !== 'string' || !VALID_KEY.test(header)) {
-      throw new HttpError(400, 'IDEMPOTENCY_KEY_INVALID', 'Idempotency-Key must be 1 to 255 printable ASCII characters, sent once');
+      throw new HttpError(
+        400,
+        'IDEMPOTENCY_KEY_INVALID',
+        'Idempotency-Key must be 1 to 255 printable ASCII characters, sent once',
+      );
     }
     const path = request.url.split('?')[0] ?? request.url;
     const begun = await keys.begin(request.auth, header, fingerprintOf(request.method, path, request.body));
@@ -45,9 +61,17 @@ export function idempotentPosts(app: FastifyInstance, keys: IdempotencyService):
         return replay(request, reply, begun);
       case 'in_use':
         void reply.header('retry-after', '1');
-        throw new HttpError(409, 'IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still being processed; retry in a moment');
+        throw new HttpError(
+          409,
+          'IDEMPOTENCY_KEY_IN_USE',
+          'A request with this Idempotency-Key is still being processed; retry in a moment',
+        );
       case 'reused':
-        throw new HttpError(422, 'IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used with a different request (method, path or body)');
+        throw new HttpError(
+          422,
+          'IDEMPOTENCY_KEY_REUSED',
+          'This Idempotency-Key was used with a different request (method, path or body)',
+        );
     }
   });
 

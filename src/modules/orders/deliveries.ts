@@ -1,12 +1,15 @@
 import type { Database } from '../../db/connection.js';
-import type { ItemStatus } from '../../db/schema.js';
+import type { ItemStatus, OrderItemRow, OrderRow } from '../../db/schema.js';
+import type { Tx } from '../../db/unit-of-work.js';
 import type { Clock } from '../../domain/types.js';
 import type { ProviderOutcome } from '../../provider/types.js';
+import type { EventRecorder } from '../events/service.js';
 import { ledgerKeys } from '../wallet/ledger-keys.js';
 import type { WalletRepository } from '../wallet/repository.js';
-import { orderStateAfter } from './order-state.js';
+import { countItems, orderStateAfter, type ItemCounts } from './order-state.js';
 import type { ClaimedRow, OutboxRepository } from './outbox-repository.js';
-import type { ItemCounts, ItemWithOrder, OrderRepository } from './repository.js';
+import type { ItemWithOrder, OrderRepository } from './repository.js';
+import { toOrderView, toRecipientView } from './views.js';
 
 /**
  * What happens to a delivery after the purchase: its submission recorded, its outcome settled.
@@ -42,6 +45,7 @@ export class DeliveryService {
     private readonly orders: OrderRepository,
     private readonly outbox: OutboxRepository,
     private readonly wallets: WalletRepository,
+    private readonly events: EventRecorder,
     private readonly clock: Clock,
   ) {}
 
@@ -96,10 +100,11 @@ export class DeliveryService {
       if (!settled) return false;
       if (order.wallet_id === null) throw new Error(`wallet of order ${order.id} not found`);
       const completed = s.outcome.status === 'completed';
-      // A single order has this one item: its counts need no query.
+      // A bulk order's recipients as they are now (its counts, and its events' view); a single order has this one item.
+      const items = order.is_bulk === 1 ? await this.orders.itemsOf(tx, order.id) : [];
       const counts: ItemCounts =
         order.is_bulk === 1
-          ? await this.orders.itemCounts(tx, order.id)
+          ? countItems(items)
           : { open: 0, completed: completed ? 1 : 0, failed: completed ? 0 : 1, total: 1, firstError: errorMessage };
       // The hold of this attempt (the guarded update returned its amount) is spent or returned.
       const balances = await this.wallets.post(
@@ -120,9 +125,36 @@ export class DeliveryService {
       if (!balances) throw new Error(`held balance of wallet ${order.wallet_id} is below the hold of item ${s.itemId}`);
       // With the ledger entry: the delivery leaves the outbox, the order takes its new state.
       this.outbox.removeForItem(tx, s.itemId);
-      this.orders.update(tx, order, orderStateAfter(order, counts, s.now));
+      const changes = orderStateAfter(order, counts, s.now);
+      this.orders.update(tx, order, changes);
+      this.recordEvents(tx, { ...order, ...changes, version: Number(order.version) + 1 }, order.state, items, s.itemId, s.now);
       return true;
     });
+  }
+
+  /**
+   * The events of a settlement (integrator-features §2), in its unit: a bulk recipient's outcome,
+   * and the order's when it has just become final.
+   */
+  private recordEvents(
+    tx: Tx,
+    order: OrderRow,
+    stateBefore: OrderRow['state'],
+    items: OrderItemRow[],
+    itemId: string,
+    now: number,
+  ): void {
+    const owner = { profileId: order.profile_id, mode: order.mode };
+    const view = toOrderView(order, items);
+    const recipient = items.find((i) => i.id === itemId);
+    if (recipient) {
+      const type = recipient.status === 'completed' ? 'order.recipient.completed' : 'order.recipient.failed';
+      this.events.record(tx, owner, type, { object: view, recipient: toRecipientView(recipient) }, now);
+    }
+    const final = order.state === 'completed' || order.state === 'failed';
+    if (final && order.state !== stateBefore) {
+      this.events.record(tx, owner, order.state === 'completed' ? 'order.completed' : 'order.failed', { object: view }, now);
+    }
   }
 
   /**

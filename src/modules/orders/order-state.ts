@@ -1,5 +1,26 @@
-import type { OrderRow, OrderUpdate } from '../../db/schema.js';
-import type { ItemCounts } from './repository.js';
+import type { OrderItemRow, OrderRow, OrderUpdate } from '../../db/schema.js';
+
+/** How a bulk order's recipients stand. */
+export interface ItemCounts {
+  open: number;
+  completed: number;
+  failed: number;
+  total: number;
+  firstError: string | null;
+}
+
+/** A bulk order's recipients counted by outcome (items in idx order: the first error is the first recipient's). */
+export function countItems(items: readonly Pick<OrderItemRow, 'status' | 'error_message'>[]): ItemCounts {
+  const counts: ItemCounts = { open: 0, completed: 0, failed: 0, total: items.length, firstError: null };
+  for (const item of items) {
+    if (item.status === 'completed') counts.completed++;
+    else if (item.status === 'failed') {
+      counts.failed++;
+      counts.firstError ??= item.error_message;
+    } else counts.open++;
+  }
+  return counts;
+}
 
 /**
  * An order's state, counts and times derived from its items (spec 3.1, decisions §6): processing

@@ -5,20 +5,13 @@ import type { Bound, Statements } from '../../db/statements.js';
 import type { Tx } from '../../db/unit-of-work.js';
 import type { Owner } from '../../domain/caller.js';
 import type { Mode } from '../../domain/types.js';
+import { countItems, type ItemCounts } from './order-state.js';
 
 /**
  * "Open" (pending or processing) written as SQL literals, never parameters: only then can the
  * planner match the partial index order_items_in_flight (with parameters SQLite scans every item).
  */
 export const isOpenItem = (column: 'status' | 'i.status') => rawSql<boolean>`${rawSql.ref(column)} in ('pending', 'processing')`;
-
-export interface ItemCounts {
-  open: number;
-  completed: number;
-  failed: number;
-  total: number;
-  firstError: string | null;
-}
 
 export interface OrderListFilter extends Owner {
   /** null: every type. */
@@ -149,6 +142,9 @@ function orderStatements(sql: Statements) {
           .where('status', '=', 'processing')
           .returning('amount'),
     ),
+    itemsOfOrder: sql.prepare((qb, orderId: string) =>
+      qb.selectFrom('order_items').selectAll().where('order_id', '=', orderId).orderBy('idx'),
+    ),
     itemStatuses: sql.prepare((qb, orderId: string) =>
       qb.selectFrom('order_items').select(['status', 'error_message']).where('order_id', '=', orderId).orderBy('idx'),
     ),
@@ -277,16 +273,7 @@ export class OrderRepository {
   }
 
   async itemCounts(tx: Tx, orderId: string): Promise<ItemCounts> {
-    const { rows } = await tx.execute(this.q.itemStatuses(orderId));
-    const counts: ItemCounts = { open: 0, completed: 0, failed: 0, total: rows.length, firstError: null };
-    for (const r of rows) {
-      if (r.status === 'completed') counts.completed++;
-      else if (r.status === 'failed') {
-        counts.failed++;
-        counts.firstError ??= r.error_message;
-      } else counts.open++;
-    }
-    return counts;
+    return countItems((await tx.execute(this.q.itemStatuses(orderId))).rows);
   }
 
   /** Queues the order's new values, and its next version (the caller holds the order's lock). */
@@ -331,7 +318,7 @@ export class OrderRepository {
   }
 
   async itemsOf(tx: Tx, orderId: string) {
-    return (await tx.execute(tx.qb.selectFrom('order_items').selectAll().where('order_id', '=', orderId).orderBy('idx'))).rows;
+    return (await tx.execute(this.q.itemsOfOrder(orderId))).rows;
   }
 
   // ---- reads ----
@@ -390,10 +377,17 @@ export class OrderRepository {
   }
 
   /** The owner's order with this payment reference, as a page key, if it passes the filters. */
-  async keysByPaymentReference(owner: Owner, reference: string, types: OrderType[] | null, state: OrderState | null): Promise<OrderListKey[]> {
+  async keysByPaymentReference(
+    owner: Owner,
+    reference: string,
+    types: OrderType[] | null,
+    state: OrderState | null,
+  ): Promise<OrderListKey[]> {
     const order = await this.findByPaymentReference(owner, reference);
     if (!order || (types !== null && !types.includes(order.order_type)) || (state !== null && order.state !== state)) return [];
-    return [{ id: order.id, version: Number(order.version), is_bulk: Number(order.is_bulk), created_at: Number(order.created_at) }];
+    return [
+      { id: order.id, version: Number(order.version), is_bulk: Number(order.is_bulk), created_at: Number(order.created_at) },
+    ];
   }
 
   /** An item with what the worker needs of its order (read handle). */

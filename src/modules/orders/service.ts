@@ -5,6 +5,7 @@ import { conflict, invalid, notFound } from '../../domain/errors.js';
 import type { Clock, Mode } from '../../domain/types.js';
 import { encodeCursor } from '../../lib/cursor.js';
 import { ledgerKeys } from '../wallet/ledger-keys.js';
+import type { EventRecorder } from '../events/service.js';
 import type { WalletRepository } from '../wallet/repository.js';
 import { parseListQuery } from './list-query.js';
 import type { OrderRepository } from './repository.js';
@@ -48,6 +49,7 @@ export class OrderService {
     private readonly database: Database,
     private readonly orders: OrderRepository,
     private readonly wallets: WalletRepository,
+    private readonly events: EventRecorder,
     private readonly clock: Clock,
     private readonly stuckAfterMs: number,
   ) {}
@@ -159,6 +161,9 @@ export class OrderService {
         now,
       );
       if (!balances) throw new Error(`refund of order ${order.id} was refused by the wallet`);
+      const reversed = { ...order, state: 'reversed' as const, reversal_reason: why, reversed_at: now, updated_at: now };
+      const view = toOrderView(reversed, order.is_bulk === 1 ? items : []);
+      this.events.record(tx, { profileId: order.profile_id, mode: order.mode }, 'order.reversed', { object: view }, now);
       return { orderId: order.id, shortReference: order.short_reference, refunded: refund, availableAfter: balances.available };
     });
   }

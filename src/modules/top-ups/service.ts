@@ -8,6 +8,7 @@ import type { Clock, Mode } from '../../domain/types.js';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
 import { newId } from '../../lib/ids.js';
 import { fromGhs, toGhs } from '../../lib/money.js';
+import type { EventRecorder } from '../events/service.js';
 import type { IdempotencyService } from '../idempotency/service.js';
 import { ledgerKeys } from '../wallet/ledger-keys.js';
 import type { WalletRepository } from '../wallet/repository.js';
@@ -48,6 +49,7 @@ export class TopUpService {
     private readonly wallets: WalletRepository,
     private readonly walletService: WalletService,
     private readonly idempotency: IdempotencyService,
+    private readonly events: EventRecorder,
     private readonly clock: Clock,
   ) {}
 
@@ -85,6 +87,7 @@ export class TopUpService {
         });
         if (autoApprove) await this.credit(tx, topUp, now);
         const view = toTopUpView(topUp);
+        if (autoApprove) this.decided(tx, topUp, now);
         // The answer kept with the caller's Idempotency-Key, if any, written with the request.
         this.idempotency.succeeded(tx, owner, view);
         return view;
@@ -130,6 +133,7 @@ export class TopUpService {
       const topUp = await this.topUps.decidePending(tx, id, { status: 'approved', rejectionReason: null, decidedBy, now });
       if (!topUp) throw await this.refusal(tx, id);
       await this.credit(tx, topUp, now);
+      this.decided(tx, topUp, now);
       return topUp;
     });
   }
@@ -139,15 +143,18 @@ export class TopUpService {
     if (trimmed === '') throw invalid('INVALID_REQUEST', 'a rejection needs a reason (--reason "...")');
     if (trimmed.length > MAX_NOTE) throw invalid('INVALID_REQUEST', `the reason must be at most ${MAX_NOTE} characters`);
     return this.database.unit(async (tx) => {
-      const topUp = await this.topUps.decidePending(tx, id, {
-        status: 'rejected',
-        rejectionReason: trimmed,
-        decidedBy,
-        now: this.clock(),
-      });
+      const now = this.clock();
+      const topUp = await this.topUps.decidePending(tx, id, { status: 'rejected', rejectionReason: trimmed, decidedBy, now });
       if (!topUp) throw await this.refusal(tx, id);
+      this.decided(tx, topUp, now);
       return topUp;
     });
+  }
+
+  /** topup.approved or topup.rejected, with the top-up as GET /top-ups lists it. */
+  private decided(tx: Tx, topUp: TopUpRow, now: number): void {
+    const type = topUp.status === 'approved' ? 'topup.approved' : 'topup.rejected';
+    this.events.record(tx, { profileId: topUp.profile_id, mode: topUp.mode }, type, { object: toTopUpView(topUp) }, now);
   }
 
   /** The top-up's amount to its owner's wallet of its mode, once (the ledger key is per top-up). */

@@ -26,6 +26,20 @@ export interface Posting {
   memo: string;
 }
 
+/** A wallet whose available balance just fell below its alert threshold (pesewas). */
+export interface LowBalanceCrossing {
+  walletId: string;
+  profileId: string;
+  mode: Mode;
+  available: number;
+  held: number;
+  threshold: number;
+  now: number;
+}
+
+/** Told, inside the posting's unit, of each fall below a threshold (it records wallet.balance_low). */
+export type LowBalanceListener = (tx: Tx, crossing: LowBalanceCrossing) => void;
+
 export type PostManyResult =
   | { ok: true; after: Balances[] }
   /** `failedAt`: the first posting the wallet could not take; `balance`: the balances before it. */
@@ -70,7 +84,14 @@ function walletStatements(sql: Statements) {
         .set((eb) => ({ available: eb('available', '+', availableDelta), held: eb('held', '+', heldDelta), updated_at: now }))
         .where('id', '=', walletId)
         .where((eb) => eb.and([eb(eb('available', '+', availableDelta), '>=', 0), eb(eb('held', '+', heldDelta), '>=', 0)]))
-        .returning(['available', 'held']),
+        .returning(['available', 'held', 'alert_threshold', 'profile_id', 'mode']),
+    ),
+    setAlert: sql.prepare((qb, walletId: string, threshold: number | null, now: number) =>
+      qb
+        .updateTable('wallets')
+        .set({ alert_threshold: threshold, updated_at: now })
+        .where('id', '=', walletId)
+        .returning(['available', 'held', 'alert_threshold', 'updated_at']),
     ),
   };
 }
@@ -79,7 +100,10 @@ function walletStatements(sql: Statements) {
 export class WalletRepository {
   private readonly q: ReturnType<typeof walletStatements>;
 
-  constructor(private readonly database: Database) {
+  constructor(
+    private readonly database: Database,
+    private readonly onLowBalance: LowBalanceListener = () => {},
+  ) {
     this.q = walletStatements(database.statements);
   }
 
@@ -94,6 +118,11 @@ export class WalletRepository {
 
   async findById(tx: Tx, walletId: string) {
     return (await tx.execute(this.q.byId(walletId))).rows[0];
+  }
+
+  /** Sets (or with null clears) the low-balance threshold; the wallet as it is after. */
+  async setAlert(tx: Tx, walletId: string, threshold: number | null, now: number) {
+    return (await tx.execute(this.q.setAlert(walletId, threshold, now))).rows[0];
   }
 
   /** Creates the wallet at zero if it does not exist; true when it was created now. */
@@ -125,6 +154,18 @@ export class WalletRepository {
     const [after] = (await tx.executeAhead(this.q.move(posting.walletId, posting.availableDelta, posting.heldDelta, now))).rows;
     if (!after) return null;
     const balances = { available: Number(after.available), held: Number(after.held) };
+    // A fall from at or above the threshold to below it: once per crossing (integrator-features §2).
+    const threshold = after.alert_threshold === null ? null : Number(after.alert_threshold);
+    if (threshold !== null && balances.available < threshold && balances.available - posting.availableDelta >= threshold) {
+      this.onLowBalance(tx, {
+        walletId: posting.walletId,
+        profileId: after.profile_id,
+        mode: after.mode,
+        ...balances,
+        threshold,
+        now,
+      });
+    }
     const entry = this.database.statements.insert(
       'ledger_entries',
       ledgerRow({ ...posting, availableAfter: balances.available, heldAfter: balances.held, now }),

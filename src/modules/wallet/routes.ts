@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { authErrors } from '../../http/responses.js';
-import { WalletBalanceResponse } from './schemas.js';
+import { authErrors, withErrors } from '../../http/responses.js';
+import { WalletAlertBody, WalletBalanceResponse } from './schemas.js';
 import type { WalletService } from './service.js';
 
 export const walletRoutes: FastifyPluginAsyncTypebox<{ wallets: WalletService }> = async (app, { wallets }) => {
@@ -10,5 +10,18 @@ export const walletRoutes: FastifyPluginAsyncTypebox<{ wallets: WalletService }>
       schema: { tags: ['wallet'], summary: "Wallet of the key's mode", response: { 200: WalletBalanceResponse, ...authErrors } },
     },
     async (request) => ({ success: true as const, data: await wallets.balanceView(request.auth) }),
+  );
+
+  app.put(
+    '/wallet-balance/alert',
+    {
+      schema: {
+        tags: ['wallet'],
+        summary: 'Set or clear the low-balance alert (wallet.balance_low when available falls below it)',
+        body: WalletAlertBody,
+        response: { 200: WalletBalanceResponse, ...authErrors, ...withErrors(400) },
+      },
+    },
+    async (request) => ({ success: true as const, data: await wallets.setAlert(request.auth, request.body.threshold) }),
   );
 };

@@ -1,28 +1,58 @@
+import type { Database } from '../../db/connection.js';
 import type { Tx } from '../../db/unit-of-work.js';
 import type { Owner } from '../../domain/caller.js';
-import type { Mode } from '../../domain/types.js';
+import { invalid } from '../../domain/errors.js';
+import type { Clock, Mode } from '../../domain/types.js';
 import { newId } from '../../lib/ids.js';
-import { toGhs } from '../../lib/money.js';
+import { fromGhs } from '../../lib/money.js';
 import { ledgerKeys } from './ledger-keys.js';
 import type { WalletRepository } from './repository.js';
-import type { WalletBalance } from './schemas.js';
+import { ALERT_THRESHOLD_MAX_GHS, type WalletBalance } from './schemas.js';
+import { toWalletView } from './views.js';
 
 export class WalletService {
-  constructor(private readonly wallets: WalletRepository) {}
+  constructor(
+    private readonly database: Database,
+    private readonly wallets: WalletRepository,
+    private readonly clock: Clock,
+  ) {}
 
   /** Spec 2.3: the wallet of the key's mode (zero until it is first created). */
   async balanceView(owner: Owner): Promise<WalletBalance> {
     const wallet = await this.wallets.find(owner);
-    const available = wallet ? Number(wallet.available) : 0;
-    const held = wallet ? Number(wallet.held) : 0;
-    return {
-      userProfileId: owner.profileId,
-      availableBalance: toGhs(available),
-      heldBalance: toGhs(held),
-      totalBalance: toGhs(available + held),
-      currency: 'GHS',
-      lastUpdated: wallet ? Number(wallet.updated_at) : 0,
-    };
+    return toWalletView(owner.profileId, {
+      available: wallet ? Number(wallet.available) : 0,
+      held: wallet ? Number(wallet.held) : 0,
+      updatedAt: wallet ? Number(wallet.updated_at) : 0,
+      alertThreshold:
+        wallet?.alert_threshold === undefined || wallet.alert_threshold === null ? null : Number(wallet.alert_threshold),
+    });
+  }
+
+  /**
+   * integrator-features §2: the low-balance threshold of the key's wallet (GHS; null turns it off).
+   * Setting it raises nothing by itself: the event comes when available next falls below it.
+   */
+  async setAlert(owner: Owner, thresholdGhs: number | null): Promise<WalletBalance> {
+    const threshold = thresholdGhs === null ? null : fromGhs(thresholdGhs);
+    if (thresholdGhs !== null && (threshold === null || threshold > ALERT_THRESHOLD_MAX_GHS * 100)) {
+      throw invalid(
+        'INVALID_REQUEST',
+        `threshold must be a GHS amount from 0 to ${ALERT_THRESHOLD_MAX_GHS} with at most two decimals, or null`,
+      );
+    }
+    return this.database.unit(async (tx) => {
+      const now = this.clock();
+      const { walletId } = await this.ensure(tx, owner.profileId, owner.mode, 0, now);
+      const wallet = await this.wallets.setAlert(tx, walletId, threshold, now);
+      if (!wallet) throw new Error(`wallet ${walletId} vanished`);
+      return toWalletView(owner.profileId, {
+        available: Number(wallet.available),
+        held: Number(wallet.held),
+        updatedAt: Number(wallet.updated_at),
+        alertThreshold: wallet.alert_threshold === null ? null : Number(wallet.alert_threshold),
+      });
+    });
   }
 
   /**

@@ -1,0 +1,17 @@
+/** What an integrator can be told about (integrator-features §2), in the words of the webhook payloads. */
+export const EVENT_TYPES = [
+  'order.completed',
+  'order.failed',
+  'order.recipient.completed',
+  'order.recipient.failed',
+  'order.reversed',
+  'topup.approved',
+  'topup.rejected',
+  'wallet.balance_low',
+] as const;
+
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export function isEventType(value: string): value is EventType {
+  return (EVENT_TYPES as readonly string[]).includes(value);
+}
