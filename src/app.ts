@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
+import apiReference from '@scalar/fastify-api-reference';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import type { AppContext } from './context.js';
@@ -13,7 +14,8 @@ import { registerRateLimits } from './http/plugins/rate-limits.js';
 import { ErrorEnvelope } from './http/responses.js';
 import { RouteIndex } from './http/route-index.js';
 import { healthRoutes } from './http/routes/health.js';
-import { documentRoute } from './http/openapi.js';
+import { docsOptions } from './http/docs.js';
+import { swaggerOptions } from './http/openapi.js';
 import { validatorCompiler } from './http/validation.js';
 import { catalogRoutes } from './modules/catalog/routes.js';
 import { eventRoutes } from './modules/events/routes.js';
@@ -100,14 +102,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   closeAfterEarlyAnswers(app);
   app.addSchema(ErrorEnvelope);
 
-  await app.register(swagger, {
-    openapi: {
-      info: { title: 'Partner API', version: '1.0.0', description: 'Partner Wallet, Catalog and Ordering API' },
-      components: { securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-KEY' } } },
-      security: [{ apiKey: [] }],
-    },
-    transform: documentRoute,
-  });
+  await app.register(swagger, swaggerOptions());
 
   // Spec §5.7: GET, POST, OPTIONS; Content-Type and X-API-KEY (and PUT and DELETE of the webhooks
   // and alert routes of integrator-features §2). Preflight needs no key.
@@ -121,6 +116,10 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
 
   await app.register(healthRoutes, { database: ctx.database });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  app.get('/openapi.yaml', { schema: { hide: true } }, async (_request, reply) =>
+    reply.type('application/yaml; charset=utf-8').send(app.swagger({ yaml: true })),
+  );
+  await app.register(apiReference, docsOptions);
 
   await app.register(
     async (api) => {

@@ -5,12 +5,23 @@ export const ErrorEnvelope = Type.Object(
   {
     success: Type.Literal(false),
     error: Type.Object({
-      message: Type.String(),
-      code: Type.String(),
-      orderId: Type.Optional(Type.String({ description: 'The order the refusal is about (a repeated paymentReference)' })),
+      message: Type.String({
+        description: 'What went wrong, for people (never a stack trace or SQL)',
+        examples: ['Order ord_01kasq4d7mz8y3b2x6vw9n5r1t not found'],
+      }),
+      code: Type.String({
+        description: 'What went wrong, for programs: one of the documented codes',
+        examples: ['ORDER_NOT_FOUND'],
+      }),
+      orderId: Type.Optional(
+        Type.String({
+          description: 'The order the refusal is about (a repeated paymentReference)',
+          examples: ['ord_01kasq4d7mz8y3b2x6vw9n5r1t'],
+        }),
+      ),
     }),
   },
-  { $id: 'ErrorEnvelope' },
+  { $id: 'ErrorEnvelope', description: 'Every refusal: act on error.code, show error.message' },
 );
 
 const errorRef = Type.Ref('ErrorEnvelope');

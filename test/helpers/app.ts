@@ -14,6 +14,7 @@ import type { Mode } from '../../src/domain/types.js';
 import type { ReferenceSource } from '../../src/lib/ids.js';
 import { CredentialCipher } from '../../src/modules/result-checker/credential-crypto.js';
 import { parseSeed } from '../../src/seed/import.js';
+import { responseViolation } from './openapi.js';
 
 export const FIXTURE_SEED = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/seed.json');
 
@@ -147,6 +148,15 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       } catch {
         // not JSON; tests see the raw text
       }
+      // Every answer the suite receives must match the OpenAPI document the app serves.
+      const violation = await responseViolation(app.swagger(), {
+        method: String(method),
+        url,
+        status: res.statusCode,
+        contentType: res.headers['content-type'] as string | undefined,
+        body,
+      });
+      if (violation) throw new Error(violation);
       return { status: res.statusCode, body, headers: res.headers };
     },
     async wallet(profileId, mode) {

@@ -48,6 +48,10 @@ export const msisdn = (n: number) => `024470${String(100 + (n % 9800)).padStart(
 export const ROUTES: RouteCase[] = [
   { method: 'GET', url: '/healthz', kind: 'public' },
   { method: 'GET', url: '/openapi.json', kind: 'public' },
+  { method: 'GET', url: '/openapi.yaml', kind: 'public' },
+  // The API reference page (Scalar) and its script, served from the installed package.
+  { method: 'GET', url: '/docs/', kind: 'public' },
+  { method: 'GET', url: '/docs/js/scalar.js', kind: 'public' },
   { method: 'GET', url: '/api/v1/profile', kind: 'read' },
   { method: 'GET', url: '/api/v1/wallet-balance', kind: 'read' },
   { method: 'GET', url: '/api/v1/operators', kind: 'read' },

@@ -5,7 +5,16 @@ import { HttpError } from '../errors.js';
 
 /** GET /healthz, no key: 200 once migrations are done (the app is built after them) and the database answers. */
 export const healthRoutes: FastifyPluginAsyncTypebox<{ database: Database }> = async (app, { database }) => {
-  app.get('/healthz', { schema: { tags: ['ops'], response: { 200: Type.Object({ status: Type.Literal('ok') }) } } }, async () => {
+  const schema = {
+    tags: ['ops'],
+    summary: 'Health: 200 once migrations are done and the database answers',
+    security: [],
+    response: {
+      200: Type.Object({ status: Type.Literal('ok', { description: 'The service is up and its database answers' }) }),
+      503: Type.Ref('ErrorEnvelope'),
+    },
+  };
+  app.get('/healthz', { schema }, async () => {
     try {
       await database.ping();
     } catch {

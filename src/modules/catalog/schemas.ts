@@ -1,50 +1,55 @@
 import { Type, type Static } from 'typebox';
-import { Ghs, Id, Success } from '../../lib/wire.js';
+import { Ghs, Id, Success, Text } from '../../lib/wire.js';
 
+/** Spec 2.4 */
 export const Operator = Type.Object({
-  _id: Type.String(),
-  code: Type.String(),
-  name: Type.String(),
-  status: Type.String({ description: 'Active or Inactive' }),
+  _id: Text('Operator id', 'op_mtn'),
+  code: Text('Internal operator code', 'MTN'),
+  name: Text('Operator name', 'MTN Ghana'),
+  status: Text('Active or Inactive', 'Active'),
 });
 export type Operator = Static<typeof Operator>;
 
+/** Spec 2.5 */
 export const Product = Type.Object({
-  _id: Type.String(),
-  name: Type.String(),
-  operatorId: Type.String(),
-  operatorName: Type.String(),
-  status: Type.String({ description: 'Available or Unavailable' }),
+  _id: Text('Product id', 'prd_mtn_data'),
+  name: Text('Product name', 'MTN Data'),
+  operatorId: Text('Parent operator', 'op_mtn'),
+  operatorName: Text('Name of the parent operator', 'MTN Ghana'),
+  status: Text('Available or Unavailable', 'Available'),
 });
 export type Product = Static<typeof Product>;
 
+/** Spec 2.6 */
 const dataPackageFields = {
-  _id: Type.String(),
-  label: Type.String(),
-  dataAmount: Type.String(),
-  validity: Type.String({ description: 'Validity in days' }),
-  price: Ghs("Effective price for the key owner's role, GHS"),
-  operatorId: Type.String(),
-  operatorName: Type.String(),
-  productId: Type.String(),
-  productName: Type.String(),
+  _id: Text('Package id', 'pkg_mtn_1gb'),
+  label: Text('Human-readable description', 'MTN 1GB (30 days)'),
+  dataAmount: Text('Bundle size text', '1GB'),
+  validity: Text('Validity in days, as a string', '30'),
+  price: Ghs('Effective price for the role of the key owner, GHS', 5.4),
+  operatorId: Text('Parent operator', 'op_mtn'),
+  operatorName: Text('Name of the parent operator', 'MTN Ghana'),
+  productId: Text('Parent product', 'prd_mtn_data'),
+  productName: Text('Name of the parent product', 'MTN Data'),
 };
 export const DataPackage = Type.Object(dataPackageFields);
 export type DataPackage = Static<typeof DataPackage>;
 export const DataPackageWithStatus = Type.Object({
   ...dataPackageFields,
-  status: Type.String({ description: 'Active or Inactive (Inactive when it or a parent is not sellable)' }),
+  status: Text('Active or Inactive (Inactive when it, its product or its operator is not sellable)', 'Active'),
 });
 export type DataPackageWithStatus = Static<typeof DataPackageWithStatus>;
 
-export const OperatorParams = Type.Object({ operatorId: Id('operators id') });
-export const PackageParams = Type.Object({ packageId: Id('packages id') });
+export const OperatorParams = Type.Object({ operatorId: Id('operators id', 'op_mtn') });
+export const PackageParams = Type.Object({ packageId: Id('packages id', 'pkg_mtn_1gb') });
 export const DataPackagesQuery = Type.Object({
-  operatorId: Type.Optional(Id('operators id')),
-  productId: Type.Optional(Id('products id')),
+  operatorId: Type.Optional(Id('Only packages of this operator (operators id)', 'op_mtn')),
+  productId: Type.Optional(Id('Only packages of this product (products id)', 'prd_mtn_data')),
 });
 
-export const OperatorsResponse = Success(Type.Array(Operator));
-export const ProductsResponse = Success(Type.Array(Product));
-export const DataPackagesResponse = Success(Type.Array(DataPackage));
+export const OperatorsResponse = Success(Type.Array(Operator, { description: 'Active operators' }));
+export const ProductsResponse = Success(Type.Array(Product, { description: "The operator's products" }));
+export const DataPackagesResponse = Success(
+  Type.Array(DataPackage, { description: "Active data packages priced for the key owner's role" }),
+);
 export const DataPackageResponse = Success(DataPackageWithStatus);

@@ -13,7 +13,10 @@ const EventData = Type.Object({
   object: Type.Union([Order, TopUp, WalletBalance], {
     description: 'An order as GET /orders/{orderId}, a top-up as in GET /top-ups, or the wallet as GET /wallet-balance',
   }),
-  recipient: Type.Optional(BulkRecipient),
+  recipient: Type.Optional({
+    ...BulkRecipient,
+    description: 'order.recipient.* events: the bulk recipient entry the event is about',
+  }),
 });
 
 /** integrator-features §2: the caller's events, in the key's mode. */

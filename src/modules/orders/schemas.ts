@@ -1,123 +1,162 @@
 import { Type, type Static } from 'typebox';
-import { Ghs, Id, Nullable, Success, Timestamp } from '../../lib/wire.js';
+import { Count, EXAMPLE, Ghs, Id, Nullable, Success, Text, Timestamp } from '../../lib/wire.js';
 
 /** Spec 2.8 */
 export const BulkRecipient = Type.Object({
-  beneficiaryMsisdn: Type.String(),
-  packageId: Type.String(),
-  packageLabel: Type.String(),
-  amount: Ghs('Charged for this recipient (latest attempt), GHS'),
-  status: Type.String({ description: 'pending, processing, completed, failed' }),
-  errorMessage: Nullable(Type.String()),
-  submittedAt: Nullable(Timestamp()),
-  completedAt: Nullable(Timestamp()),
+  beneficiaryMsisdn: Text('Recipient phone, international format', '233244123457'),
+  packageId: Text('Package bought for this recipient', 'pkg_mtn_2gb'),
+  packageLabel: Text('Display label of the package', 'MTN 2GB (30 days)'),
+  amount: Ghs('Charged for this recipient (latest attempt), GHS', 10.4),
+  status: Text('pending, processing, completed, failed (lower case)', 'completed'),
+  errorMessage: Nullable(Text('Why it failed; null otherwise', 'Sandbox: delivery failed')),
+  submittedAt: Nullable(Timestamp('When submitted to the provider', 1764063000120)),
+  completedAt: Nullable(Timestamp('When it completed; null until then, and for a failure', 1764063003150)),
 });
 export type BulkRecipient = Static<typeof BulkRecipient>;
 
 /** Spec 2.7 */
 export const Order = Type.Object({
-  _id: Type.String(),
-  _creationTime: Timestamp(),
-  createdAt: Timestamp(),
-  updatedAt: Timestamp(),
-  shortReference: Type.String(),
-  beneficiaryMsisdn: Type.String({ description: 'International format; empty for a bulk order (see bulkRecipients)' }),
-  operatorId: Type.String(),
-  operatorName: Type.String(),
-  productId: Type.String(),
-  productName: Type.String(),
-  packageId: Type.String(),
-  packageLabel: Type.String(),
-  amount: Ghs('GHS charged to the wallet (a bulk order: the total held at creation)'),
-  currency: Type.Literal('GHS'),
-  state: Type.String({ description: 'pending, processing, completed, failed, reversed' }),
-  orderType: Type.String(),
-  errorMessage: Nullable(Type.String()),
-  submittedAt: Nullable(Timestamp()),
-  completedAt: Nullable(Timestamp()),
-  isBulkOrder: Nullable(Type.Boolean()),
-  bulkRecipients: Nullable(Type.Array(BulkRecipient)),
-  bulkCompletedCount: Nullable(Type.Integer()),
-  bulkFailedCount: Nullable(Type.Integer()),
-  walletBalanceBefore: Nullable(Ghs()),
-  walletBalanceAfter: Nullable(Ghs()),
+  _id: Text('Order record id', EXAMPLE.orderId),
+  _creationTime: Timestamp('Record creation timestamp (fractional allowed)'),
+  createdAt: Timestamp('When the order was taken'),
+  updatedAt: Timestamp('Last change (a failed order: when it failed)', 1764063003150),
+  shortReference: Text('User-friendly alphanumeric reference, to read out over the phone', EXAMPLE.shortReference),
+  beneficiaryMsisdn: Text('Recipient phone, international format; empty for a bulk order (see bulkRecipients)', EXAMPLE.msisdn),
+  operatorId: Text('Operator id', 'op_mtn'),
+  operatorName: Text('Operator name', 'MTN Ghana'),
+  productId: Text('Product id', 'prd_mtn_data'),
+  productName: Text('Product name', 'MTN Data'),
+  packageId: Text('Package id', 'pkg_mtn_1gb'),
+  packageLabel: Text('Display label', 'MTN 1GB (30 days)'),
+  amount: Ghs('GHS charged to the wallet (a bulk order: the total held at creation)', 5.4),
+  currency: Type.Literal('GHS', { description: 'Always GHS' }),
+  state: Text(
+    'pending, processing, completed, failed, reversed (lower case; the status projection capitalises them)',
+    'completed',
+  ),
+  orderType: Text('data, airtime, voice, afa, registration, top_up, result_checker', 'data'),
+  errorMessage: Nullable(Text('Details when state is failed; null otherwise', 'Sandbox: delivery failed')),
+  submittedAt: Nullable(Timestamp('When submitted to the provider', 1764063000120)),
+  completedAt: Nullable(Timestamp('When it completed; null until then, and for a failure', 1764063003150)),
+  isBulkOrder: Nullable(Type.Boolean({ description: 'true for a bulk order', examples: [false] })),
+  bulkRecipients: Nullable(
+    Type.Array(BulkRecipient, { description: 'The recipients of a bulk order, each with its own status; null otherwise' }),
+  ),
+  bulkCompletedCount: Nullable(Count('Completed recipients of a bulk order; null otherwise', 2)),
+  bulkFailedCount: Nullable(Count('Failed recipients of a bulk order; null otherwise', 0)),
+  walletBalanceBefore: Nullable(Ghs('Available wallet balance just before the charge, GHS', 488)),
+  walletBalanceAfter: Nullable(Ghs('Available wallet balance after the charge, GHS', 482.6)),
 });
 export type Order = Static<typeof Order>;
 
 /** Spec 2.9 */
 export const OrderStatus = Type.Object({
-  orderId: Type.String(),
-  _creationTime: Timestamp(),
-  state: Type.String({ description: 'Pending, Processing, Completed, Failed, Reversed' }),
-  shortReference: Type.String(),
-  amount: Ghs(),
-  currency: Type.Literal('GHS'),
-  errorMessage: Nullable(Type.String()),
-  createdAt: Timestamp(),
-  submittedAt: Nullable(Timestamp()),
-  completedAt: Nullable(Timestamp()),
-  isBulkOrder: Type.Boolean({ description: 'true for a bulk order (beyond spec 2.9)' }),
-  bulkCompletedCount: Nullable(Type.Integer({ description: 'Completed recipients of a bulk order; null otherwise' })),
-  bulkFailedCount: Nullable(Type.Integer({ description: 'Failed recipients of a bulk order; null otherwise' })),
+  orderId: Text('The order (orders id)', EXAMPLE.orderId),
+  _creationTime: Timestamp('Record creation timestamp'),
+  state: Text('Pending, Processing, Completed, Failed, Reversed (capitalised, unlike the order record)', 'Completed'),
+  shortReference: Text('User-friendly reference', EXAMPLE.shortReference),
+  amount: Ghs('GHS charged', 5.4),
+  currency: Type.Literal('GHS', { description: 'Always GHS' }),
+  errorMessage: Nullable(Text('Reason if failed; null otherwise', 'Sandbox: delivery failed')),
+  createdAt: Timestamp('When the order was taken'),
+  submittedAt: Nullable(Timestamp('When submitted to the provider', 1764063000120)),
+  completedAt: Nullable(Timestamp('When it completed; null until then, and for a failure', 1764063003150)),
+  isBulkOrder: Type.Boolean({ description: 'true for a bulk order (beyond spec 2.9)', examples: [false] }),
+  bulkCompletedCount: Nullable(Count('Completed recipients of a bulk order; null otherwise', 2)),
+  bulkFailedCount: Nullable(Count('Failed recipients of a bulk order; null otherwise', 0)),
 });
 export type OrderStatus = Static<typeof OrderStatus>;
 
 /** Raw strings: every value is checked by the service so each gets its own error code (decisions §10). */
 export const OrdersQuery = Type.Object({
-  orderType: Type.Optional(Type.String({ description: 'data and result_checker by default; a type, or all' })),
-  state: Type.Optional(Type.String({ description: 'pending, processing, completed, failed, reversed' })),
-  limit: Type.Optional(Type.String({ description: 'Default 20; above 100 is capped at 100' })),
-  cursor: Type.Optional(Type.String({ description: 'continueCursor of the previous page' })),
+  orderType: Type.Optional(
+    Text(
+      'data and result_checker by default; one of airtime, voice, afa, registration, top_up, result_checker, data, or all',
+      'data',
+    ),
+  ),
+  state: Type.Optional(Text('Only orders in this state: pending, processing, completed, failed, reversed', 'completed')),
+  limit: Type.Optional(Text('Page size: default 20; above 100 is capped at 100', '20')),
+  cursor: Type.Optional(Text('continueCursor of the previous page')),
   paymentReference: Type.Optional(
     Type.String({
       minLength: 1,
       maxLength: 128,
-      description: 'Your own order with this paymentReference, if any: a list of at most one (integrator-features §4)',
+      description:
+        'Your own order with this paymentReference, if any: a list of at most one (to learn whether a timed-out purchase was taken)',
+      examples: ['INV-2026-00417'],
     }),
   ),
 });
 export type OrdersQuery = Static<typeof OrdersQuery>;
 
 export const OrderPage = Type.Object({
-  orders: Type.Array(Order),
-  isDone: Type.Boolean(),
-  continueCursor: Type.String(),
+  orders: Type.Array(Order, { description: "The caller's orders, newest first" }),
+  isDone: Type.Boolean({ description: 'true when there are no more pages', examples: [true] }),
+  continueCursor: Text('Pass as cursor to get the next page', 'WzE3NjQwNjMwMDAwMDAsIm9yZF8wMWthc3E0ZDdteiJd'),
 });
 export type OrderPage = Static<typeof OrderPage>;
 
-export const OrderParams = Type.Object({ orderId: Id('orders id') });
+export const OrderParams = Type.Object({ orderId: Id('orders id', EXAMPLE.orderId) });
 
 export const OrdersResponse = Success(OrderPage);
 export const OrderResponse = Success(Order);
 export const OrderStatusResponse = Success(OrderStatus);
 
-const Msisdn = (description: string) => Type.String({ minLength: 1, maxLength: 64, description });
+const Msisdn = (description: string, example: string) =>
+  Type.String({ minLength: 1, maxLength: 64, description, examples: [example] });
 
 /** Spec 4.9 */
 export const BuySingleBody = Type.Object(
   {
-    packageId: Id('packages id'),
-    productId: Id('products id (parent of the package)'),
-    operatorId: Id('operators id (parent of the product)'),
-    beneficiaryMsisdn: Msisdn('Recipient Ghana mobile number, any common format'),
-    paymentReference: Type.Optional(
-      Type.String({ maxLength: 128, description: 'Optional reference, unique per profile and mode; a repeat is 409' }),
+    packageId: Id('The package to buy (packages id)', 'pkg_mtn_1gb'),
+    productId: Id('Its parent product (products id)', 'prd_mtn_data'),
+    operatorId: Id('Its parent operator (operators id)', 'op_mtn'),
+    beneficiaryMsisdn: Msisdn(
+      'Recipient Ghana mobile number in any common format (0244123456, +233 24 412 3456, 233244123456); normalised to 233…. ' +
+        'Sandbox test numbers: ending 0000 fails, 0001 slow, 0002 refused, 0003 provider times out twice, 0004 poll error; others complete',
+      '0244123456',
     ),
-    anonymousId: Type.Optional(Type.String({ maxLength: 128 })),
+    paymentReference: Type.Optional(
+      Type.String({
+        maxLength: 128,
+        description:
+          'Optional offline-first reference of yours, unique per profile and mode: a repeat is 409 and charges nothing',
+        examples: ['INV-2026-00417'],
+      }),
+    ),
+    anonymousId: Type.Optional(
+      Type.String({
+        maxLength: 128,
+        description: 'In the shared schema; not typically used with API keys',
+        examples: ['anon_5d1c9e'],
+      }),
+    ),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        operatorId: 'op_mtn',
+        productId: 'prd_mtn_data',
+        packageId: 'pkg_mtn_1gb',
+        beneficiaryMsisdn: '0244123456',
+        paymentReference: 'INV-2026-00417',
+      },
+    ],
+  },
 );
 export type BuySingleBody = Static<typeof BuySingleBody>;
 
 export const BuySingleResult = Type.Object({
-  success: Type.Literal(true),
-  orderId: Type.String(),
-  shortReference: Type.String(),
-  message: Type.String(),
-  amountCharged: Ghs(),
-  status: Type.Literal('processing'),
-  walletBalanceBefore: Ghs('Available balance before the charge'),
-  walletBalanceAfter: Ghs('Available balance after the charge'),
+  success: Type.Literal(true, { description: 'Always true (inside the envelope, as the contract has it)' }),
+  orderId: Text('The new order: poll GET /orders/{orderId}/status, or wait for order.completed / order.failed', EXAMPLE.orderId),
+  shortReference: Text('User-friendly reference', EXAMPLE.shortReference),
+  message: Text('What happened, for people', 'Order accepted: MTN 1GB (30 days) for 233244123456 is being delivered'),
+  amountCharged: Ghs('GHS taken from the available balance (held until delivery)', 5.4),
+  status: Type.Literal('processing', { description: 'Always processing: the outcome comes later' }),
+  walletBalanceBefore: Ghs('Available balance before the charge, GHS', 488),
+  walletBalanceAfter: Ghs('Available balance after the charge: before minus amountCharged', 482.6),
 });
 export type BuySingleResult = Static<typeof BuySingleResult>;
 
@@ -127,51 +166,69 @@ export const BULK_MAX_ITEMS = 20;
 /** Spec 4.10 */
 export const BuyBulkBody = Type.Object(
   {
-    operatorId: Id('operators id'),
-    productId: Id('products id'),
+    operatorId: Id('operators id (every item is of this operator)', 'op_mtn'),
+    productId: Id('products id (every item is of this product)', 'prd_mtn_data'),
     items: Type.Array(
       Type.Object(
-        { packageId: Id('packages id'), beneficiaryMsisdn: Msisdn('Recipient Ghana mobile number') },
+        {
+          packageId: Id('packages id', 'pkg_mtn_1gb'),
+          beneficiaryMsisdn: Msisdn('Recipient Ghana mobile number, any common format; each number at most once', '0244123456'),
+        },
         { additionalProperties: false },
       ),
-      { minItems: BULK_MIN_ITEMS, maxItems: BULK_MAX_ITEMS },
+      { minItems: BULK_MIN_ITEMS, maxItems: BULK_MAX_ITEMS, description: '2 to 20 recipients (outside that: 422)' },
     ),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        operatorId: 'op_mtn',
+        productId: 'prd_mtn_data',
+        items: [
+          { packageId: 'pkg_mtn_1gb', beneficiaryMsisdn: '0244123456' },
+          { packageId: 'pkg_mtn_2gb', beneficiaryMsisdn: '0244123457' },
+        ],
+      },
+    ],
+  },
 );
 export type BuyBulkBody = Static<typeof BuyBulkBody>;
 
 export const BuyBulkResult = Type.Object({
-  success: Type.Literal(true),
-  message: Type.String(),
-  orderId: Type.String(),
-  shortReference: Type.String(),
-  totalAmount: Ghs(),
-  recipientCount: Type.Integer(),
-  status: Type.Literal('processing'),
-  walletBalanceBefore: Ghs(),
-  walletBalanceAfter: Ghs(),
+  success: Type.Literal(true, { description: 'Always true (inside the envelope)' }),
+  message: Text('What happened, for people', 'Bulk order accepted: 2 recipients are being delivered'),
+  orderId: Text('The parent order', EXAMPLE.bulkOrderId),
+  shortReference: Text('User-friendly reference', 'DB3HX8P2WM'),
+  totalAmount: Ghs('GHS for all recipients, held until each is delivered', 15.8),
+  recipientCount: Count('Recipients in the order', 2),
+  status: Type.Literal('processing', { description: 'Always processing: each recipient is delivered on its own' }),
+  walletBalanceBefore: Ghs('Available balance before the charge, GHS', 488),
+  walletBalanceAfter: Ghs('Available balance after the charge: before minus totalAmount', 472.2),
 });
 export type BuyBulkResult = Static<typeof BuyBulkResult>;
 
 /** decisions §6 */
 export const RetryRecipientBody = Type.Object(
-  { orderId: Id('bulk order id'), beneficiaryMsisdn: Msisdn('The failed recipient, any common format') },
-  { additionalProperties: false },
+  {
+    orderId: Id('The bulk order (orders id)', EXAMPLE.bulkOrderId),
+    beneficiaryMsisdn: Msisdn('The failed recipient, any common format', '0244120000'),
+  },
+  { additionalProperties: false, examples: [{ orderId: EXAMPLE.bulkOrderId, beneficiaryMsisdn: '0244120000' }] },
 );
 export type RetryRecipientBody = Static<typeof RetryRecipientBody>;
 
 export const RetryRecipientResult = Type.Object({
-  success: Type.Literal(true),
-  message: Type.String(),
-  orderId: Type.String(),
-  shortReference: Type.String(),
-  beneficiaryMsisdn: Type.String(),
-  amountCharged: Ghs(),
-  attempt: Type.Integer({ description: '2 for the first retry' }),
-  status: Type.Literal('processing'),
-  walletBalanceBefore: Ghs(),
-  walletBalanceAfter: Ghs(),
+  success: Type.Literal(true, { description: 'Always true (inside the envelope)' }),
+  message: Text('What happened, for people', 'Recipient 233244120000 resubmitted (attempt 2)'),
+  orderId: Text('The bulk order, back to processing', EXAMPLE.bulkOrderId),
+  shortReference: Text('User-friendly reference of the bulk order', 'DB3HX8P2WM'),
+  beneficiaryMsisdn: Text('The recipient, normalised', '233244120000'),
+  amountCharged: Ghs('GHS charged again for this recipient', 5.4),
+  attempt: Count('2 for the first retry', 2),
+  status: Type.Literal('processing', { description: 'Always processing' }),
+  walletBalanceBefore: Ghs('Available balance before the charge, GHS', 477.6),
+  walletBalanceAfter: Ghs('Available balance after the charge', 472.2),
 });
 export type RetryRecipientResult = Static<typeof RetryRecipientResult>;
 

@@ -1,60 +1,88 @@
 import { Type, type Static } from 'typebox';
-import { Ghs, Id, Nullable, Success, Timestamp } from '../../lib/wire.js';
+import { Count, EXAMPLE, Ghs, Id, Nullable, Success, Text, Timestamp } from '../../lib/wire.js';
 
 export const MAX_RC_BULK_ITEMS = 20;
 
-const Phone = Type.String({ minLength: 1, maxLength: 32, description: 'Recipient phone (Ghana mobile; normalised)' });
+const Phone = Type.String({
+  minLength: 1,
+  maxLength: 32,
+  description: 'Recipient Ghana mobile number, any common format; normalised to 233…',
+  examples: ['0244123456'],
+});
 
 /** Spec 2.10 */
 export const RcPackage = Type.Object({
-  _id: Type.String(),
-  code: Type.String(),
-  name: Type.String(),
-  displayName: Type.String(),
-  description: Nullable(Type.String()),
-  price: Ghs('GHS per credential for the key owner role'),
-  currency: Type.Literal('GHS'),
-  stockAvailable: Type.Integer({ description: 'Unassigned live credentials' }),
-  priority: Nullable(Type.Number()),
-  checkLimit: Nullable(Type.Number()),
-  includesPdf: Nullable(Type.Boolean()),
+  _id: Text('Result-checker package id', 'rcp_wassce'),
+  code: Text('Internal package code', 'WASSCE'),
+  name: Text('Package name', 'WASSCE Result Checker'),
+  displayName: Text('UI display name', 'WASSCE'),
+  description: Nullable(Text('Description, if any', 'West African Senior School Certificate Examination results')),
+  price: Ghs("GHS per credential, for the key owner's role", 17.5),
+  currency: Type.Literal('GHS', { description: 'Always GHS' }),
+  stockAvailable: Count('Credentials in stock (unassigned live credentials)', 240),
+  priority: Nullable(Type.Number({ description: 'Display sort order', examples: [1] })),
+  checkLimit: Nullable(Type.Number({ description: 'Maximum checks per credential', examples: [5] })),
+  includesPdf: Nullable(Type.Boolean({ description: 'Whether a PDF of the results is included', examples: [true] })),
 });
 export type RcPackage = Static<typeof RcPackage>;
 
-export const Credential = Type.Object({ username: Type.String(), password: Type.String() });
+export const Credential = Type.Object(
+  { username: Text('Checker username (serial)', 'WAS0012345'), password: Text('Checker PIN', '4821-7730-1956') },
+  { description: 'The result-checker credential' },
+);
 export type Credential = Static<typeof Credential>;
 
 export const RcBuySingleBody = Type.Object(
-  { packageId: Id('rcPackages id'), recipientPhone: Phone },
-  { additionalProperties: false },
+  { packageId: Id('The package (rcPackages id)', 'rcp_wassce'), recipientPhone: Phone },
+  { additionalProperties: false, examples: [{ packageId: 'rcp_wassce', recipientPhone: '0244123456' }] },
 );
 export type RcBuySingleBody = Static<typeof RcBuySingleBody>;
 
 export const RcBuyBulkBody = Type.Object(
   {
-    items: Type.Array(Type.Object({ packageId: Id('rcPackages id'), recipientPhone: Phone }, { additionalProperties: false }), {
-      minItems: 1,
-      maxItems: MAX_RC_BULK_ITEMS,
-    }),
+    items: Type.Array(
+      Type.Object({ packageId: Id('rcPackages id', 'rcp_wassce'), recipientPhone: Phone }, { additionalProperties: false }),
+      {
+        minItems: 1,
+        maxItems: MAX_RC_BULK_ITEMS,
+        description: '1 to 20 items (outside that: 400)',
+      },
+    ),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        items: [
+          { packageId: 'rcp_wassce', recipientPhone: '0244123456' },
+          { packageId: 'rcp_bece', recipientPhone: '0201234567' },
+        ],
+      },
+    ],
+  },
 );
 export type RcBuyBulkBody = Static<typeof RcBuyBulkBody>;
 
 /** Spec 4.16 response data. */
 export const RcPurchase = Type.Object({
-  transactionId: Type.String(),
-  shortReference: Type.String(),
+  transactionId: Text(
+    'The transaction (rcTransactions id): GET /result-checker/orders/{orderId}/status reads it',
+    EXAMPLE.rcTransactionId,
+  ),
+  shortReference: Text('User-friendly reference', EXAMPLE.rcShortReference),
   credential: Credential,
-  status: Type.Literal('completed'),
+  status: Type.Literal('completed', { description: 'Always completed: credentials are issued at once' }),
 });
 export type RcPurchase = Static<typeof RcPurchase>;
 
 export const RcBulkFailure = Type.Object({
-  index: Type.Integer({ description: 'Position of the item in the request' }),
-  packageId: Type.String(),
-  recipientPhone: Type.String({ description: 'As given in the request' }),
-  error: Type.Object({ code: Type.String(), message: Type.String() }),
+  index: Count('Position of the item in the request (from 0)', 1),
+  packageId: Text('The package of the item', 'rcp_bece'),
+  recipientPhone: Text('As given in the request', '0201234567'),
+  error: Type.Object(
+    { code: Text('Why it failed', 'RC_WALLET_BULK_BUY_FAILED'), message: Text('For people', 'No BECE credential in stock') },
+    { description: 'Why this item failed; it was refunded' },
+  ),
 });
 export type RcBulkFailure = Static<typeof RcBulkFailure>;
 
@@ -62,34 +90,35 @@ export type RcBulkFailure = Static<typeof RcBulkFailure>;
 export const RcBulkPurchase = Type.Object({
   transactions: Type.Array(
     Type.Object({
-      transactionId: Type.String(),
-      recipientPhone: Type.String({ description: 'Normalised recipient phone' }),
+      transactionId: Text('rcTransactions id', EXAMPLE.rcTransactionId),
+      recipientPhone: Text('Normalised recipient phone', EXAMPLE.msisdn),
       credential: Credential,
     }),
+    { description: 'The items that got a credential' },
   ),
-  failures: Type.Array(RcBulkFailure),
-  totalAmount: Ghs('GHS finally charged (failed items refunded)'),
-  status: Type.Literal('completed'),
+  failures: Type.Array(RcBulkFailure, { description: 'The items that failed (refunded); empty when all succeeded' }),
+  totalAmount: Ghs('GHS finally charged (failed items refunded)', 17.5),
+  status: Type.Literal('completed', { description: 'Always completed' }),
 });
 export type RcBulkPurchase = Static<typeof RcBulkPurchase>;
 
 /** Spec 2.11. */
 export const RcTransaction = Type.Object({
-  _id: Type.String(),
-  shortReference: Type.String(),
-  state: Type.String({ description: 'pending, completed or failed' }),
-  paymentGatewayStatus: Nullable(Type.String()),
-  amount: Ghs('GHS charged'),
-  currency: Type.Literal('GHS'),
-  packageName: Type.String(),
-  buyerPhone: Type.String(),
+  _id: Text('rcTransactions record id', EXAMPLE.rcTransactionId),
+  shortReference: Text('User-friendly reference', EXAMPLE.rcShortReference),
+  state: Text('pending, completed or failed', 'completed'),
+  paymentGatewayStatus: Nullable(Text('Set if a payment gateway was used; null for wallet purchases')),
+  amount: Ghs('GHS charged', 17.5),
+  currency: Type.Literal('GHS', { description: 'Always GHS' }),
+  packageName: Text('Package name', 'WASSCE Result Checker'),
+  buyerPhone: Text('Recipient phone', EXAMPLE.msisdn),
   credential: Nullable(Credential),
-  createdAt: Timestamp(),
-  completedAt: Nullable(Timestamp()),
+  createdAt: Timestamp('When it was bought'),
+  completedAt: Nullable(Timestamp('When it completed', 1764063000050)),
 });
 export type RcTransaction = Static<typeof RcTransaction>;
 
-export const RcOrderParams = Type.Object({ orderId: Id('rcTransactions id') });
+export const RcOrderParams = Type.Object({ orderId: Id('rcTransactions id', EXAMPLE.rcTransactionId) });
 
 export const RcPurchaseResponse = Success(RcPurchase);
 export const RcBulkPurchaseResponse = Success(RcBulkPurchase);

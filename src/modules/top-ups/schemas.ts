@@ -1,52 +1,74 @@
 import { Type, type Static } from 'typebox';
-import { Ghs, Nullable, Success, Timestamp } from '../../lib/wire.js';
+import { EXAMPLE, Ghs, Nullable, Success, Text, Timestamp } from '../../lib/wire.js';
 
 export const TOP_UP_MAX_GHS = 100_000;
 export const TOP_UP_PAGE_DEFAULT = 20;
 export const TOP_UP_PAGE_MAX = 100;
 
-const TopUpStatus = Type.Union([Type.Literal('pending'), Type.Literal('approved'), Type.Literal('rejected')]);
-const TopUpMethod = Type.Union([Type.Literal('momo'), Type.Literal('bank')]);
+const TopUpStatus = Type.Union([Type.Literal('pending'), Type.Literal('approved'), Type.Literal('rejected')], {
+  description: 'pending until staff decide; approved (wallet credited once) or rejected',
+});
+const TopUpMethod = Type.Union([Type.Literal('momo'), Type.Literal('bank')], {
+  description: 'How you paid: mobile money or bank transfer',
+});
 
 /** decisions.md §7. */
 export const TopUpRequestBody = Type.Object(
   {
-    amount: Type.Number({ exclusiveMinimum: 0, maximum: TOP_UP_MAX_GHS, description: 'GHS, at most two decimals' }),
+    amount: Type.Number({
+      exclusiveMinimum: 0,
+      maximum: TOP_UP_MAX_GHS,
+      description: 'GHS, more than 0, at most 100000, at most two decimals',
+      examples: [500],
+    }),
     method: TopUpMethod,
-    reference: Type.String({ maxLength: 200, description: "The payer's transaction reference (unique per profile)" }),
-    note: Type.Optional(Nullable(Type.String({ maxLength: 500 }))),
+    reference: Type.String({
+      maxLength: 200,
+      description: "The payer's transaction reference (unique per profile)",
+      examples: ['MOMO-2611240931'],
+    }),
+    note: Type.Optional(
+      Nullable(Type.String({ maxLength: 500, description: 'Optional note for staff', examples: ['Sent from 0244000001'] })),
+    ),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    examples: [{ amount: 500, method: 'momo', reference: 'MOMO-2611240931', note: 'Sent from 0244000001' }],
+  },
 );
 export type TopUpRequestBody = Static<typeof TopUpRequestBody>;
 
 export const TopUpsQuery = Type.Object({
-  status: Type.Optional(TopUpStatus),
+  status: Type.Optional({ ...TopUpStatus, description: 'Only top-ups with this status', examples: ['pending'] }),
   limit: Type.Optional(
-    Type.Integer({ minimum: 1, description: `Default ${TOP_UP_PAGE_DEFAULT}; above ${TOP_UP_PAGE_MAX} is capped` }),
+    Type.Integer({
+      minimum: 1,
+      description: `Page size: default ${TOP_UP_PAGE_DEFAULT}; above ${TOP_UP_PAGE_MAX} is capped`,
+      examples: [20],
+    }),
   ),
   cursor: Type.Optional(Type.String({ description: 'continueCursor of a previous page' })),
 });
 export type TopUpsQuery = Static<typeof TopUpsQuery>;
 
 export const TopUp = Type.Object({
-  _id: Type.String(),
-  amount: Ghs(),
-  currency: Type.Literal('GHS'),
+  _id: Text('Top-up id', EXAMPLE.topUpId),
+  amount: Ghs('GHS asked for', 500),
+  currency: Type.Literal('GHS', { description: 'Always GHS' }),
   method: TopUpMethod,
-  reference: Type.String(),
-  note: Nullable(Type.String()),
+  reference: Text("The payer's transaction reference", 'MOMO-2611240931'),
+  note: Nullable(Text('Your note, if any', 'Sent from 0244000001')),
   status: TopUpStatus,
-  createdAt: Timestamp(),
-  decidedAt: Nullable(Timestamp()),
-  rejectionReason: Nullable(Type.String()),
+  createdAt: Timestamp('When it was asked for'),
+  decidedAt: Nullable(Timestamp('When staff approved or rejected it; null while pending')),
+  rejectionReason: Nullable(Text('Why staff rejected it; null otherwise', 'No matching MoMo transaction')),
 });
 export type TopUp = Static<typeof TopUp>;
 
 export const TopUpPage = Type.Object({
-  topUps: Type.Array(TopUp),
-  isDone: Type.Boolean(),
-  continueCursor: Type.String(),
+  topUps: Type.Array(TopUp, { description: "Your top-up requests in the key's mode, newest first" }),
+  isDone: Type.Boolean({ description: 'true when there are no more pages', examples: [true] }),
+  continueCursor: Text('Pass as cursor to get the next page', 'WzE3NjQwNjMwMDAwMDAsInR1cF8wMWthc3FjNGY2aCJd'),
 });
 export type TopUpPage = Static<typeof TopUpPage>;
 

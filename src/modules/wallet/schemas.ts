@@ -1,15 +1,15 @@
 import { Type, type Static } from 'typebox';
-import { Ghs, Nullable, Success, Timestamp } from '../../lib/wire.js';
+import { EXAMPLE, Ghs, Nullable, Success, Text, Timestamp } from '../../lib/wire.js';
 
 /** Spec 2.3 */
 export const WalletBalance = Type.Object({
-  userProfileId: Type.String(),
-  availableBalance: Ghs(),
-  heldBalance: Ghs(),
-  totalBalance: Ghs(),
-  currency: Type.Literal('GHS'),
-  lastUpdated: Timestamp(),
-  alertThreshold: Nullable(Ghs('GHS: wallet.balance_low is raised when available falls below it; null when off')),
+  userProfileId: Text('Owner of the wallet (profile id)', EXAMPLE.profileId),
+  availableBalance: Ghs('Spendable, GHS', 482.6),
+  heldBalance: Ghs('Reserved for pending orders, GHS', 5.4),
+  totalBalance: Ghs('Available plus held, GHS', 488),
+  currency: Type.Literal('GHS', { description: 'Always GHS' }),
+  lastUpdated: Timestamp('Unix ms of the last balance change'),
+  alertThreshold: Nullable(Ghs('GHS: wallet.balance_low is raised when available falls below it; null when off', 50)),
 });
 export type WalletBalance = Static<typeof WalletBalance>;
 export const WalletBalanceResponse = Success(WalletBalance);
@@ -23,9 +23,10 @@ export const WalletAlertBody = Type.Object(
         minimum: 0,
         maximum: ALERT_THRESHOLD_MAX_GHS,
         description: 'GHS, at most two decimals; null turns the alert off',
+        examples: [50],
       }),
     ),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ threshold: 50 }] },
 );
 export type WalletAlertBody = Static<typeof WalletAlertBody>;
