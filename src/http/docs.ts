@@ -19,7 +19,7 @@ export const docsOptions: FastifyApiReferenceOptions = {
     showDeveloperTools: 'never',
     persistAuth: false,
     documentDownloadType: 'json',
-    defaultOpenFirstTag: true,
+    defaultOpenAllTags: true,
     operationTitleSource: 'summary',
   },
 };
