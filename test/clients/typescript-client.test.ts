@@ -1,0 +1,135 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { createPartnerApi, OrderFailedError, PartnerApiError } from '../../clients/typescript/src/index.js';
+import { CLIENT_DIR, generatedFiles } from '../../scripts/generate-client.js';
+import { startInlineWorker } from '../../src/worker/index.js';
+import { createTestApp, type TestApp } from '../helpers/app.js';
+
+/**
+ * The TypeScript client (clients/typescript): its generated types are those of the current
+ * document, and its example and its layer work against a real server with its real worker:
+ * a purchase polled to completion, a failing test number and a 402 as typed errors.
+ */
+
+const DEMO_SEED = path.resolve(CLIENT_DIR, '../../examples/demo-seed.json');
+const DEMO_TEST_KEY = 'service_test_demoAmaMensahTest0001';
+/** Efua (Customer) with a test wallet of 1 GHS: every bundle is a 402. */
+const POOR_TEST_KEY = 'service_test_demoEfuaAsanteTest0001';
+const MTN_1GB = { operatorId: 'op_mtn', productId: 'prd_mtn_data', packageId: 'pkg_mtn_1gb' };
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the example as an integrator would (`npx tsx clients/typescript/examples/buy-bundle.ts`). */
+function runExample(env: Record<string, string>): Promise<Run> {
+  const child = spawn(
+    process.execPath,
+    ['--import', import.meta.resolve('tsx'), path.join(CLIENT_DIR, 'examples/buy-bundle.ts')],
+    {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('TypeScript client', () => {
+  let t: TestApp;
+  let worker: { stop(): Promise<void> };
+  let baseUrl: string;
+
+  before(async () => {
+    const seed = JSON.parse(fs.readFileSync(DEMO_SEED, 'utf8'));
+    for (const profile of seed.profiles) if (profile.id === 'usr_efua') profile.wallet.test = 1;
+    t = await createTestApp({ seed });
+    worker = startInlineWorker(t.ctx);
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    baseUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  });
+  after(async () => {
+    await worker.stop();
+    await t.close();
+  });
+
+  test('the committed OpenAPI snapshot and generated types are those of the current document (else: npm run client:generate)', async () => {
+    const expected = await generatedFiles((await t.call('GET', '/openapi.json')).body);
+    for (const [name, text] of Object.entries(expected)) {
+      const committed = fs.readFileSync(path.join(CLIENT_DIR, name), 'utf8');
+      assert.ok(committed === text, `clients/typescript/${name} is stale: run npm run client:generate`);
+    }
+  });
+
+  test('the example buys a bundle in test mode and waits for it to complete', async () => {
+    const run = await runExample({ PARTNER_API_URL: baseUrl, MSISDN: '0244123456', POLL_INTERVAL_MS: '50' });
+    assert.equal(run.code, 0, run.stdout + run.stderr);
+    assert.match(run.stdout, /Ama Mensah \(SuperAgent\): 1000\.00 GHS available/);
+    assert.match(run.stdout, /order ord_\w+ \(DB\w+\) is processing; wallet 1000 → 994\.6 GHS/);
+    assert.match(run.stdout, /order ord_\w+: Completed/);
+  });
+
+  test('the example reports a failing test number (ending 0000) and exits 1', async () => {
+    const run = await runExample({ PARTNER_API_URL: baseUrl, MSISDN: '0244120000', POLL_INTERVAL_MS: '50' });
+    assert.equal(run.code, 1, run.stdout + run.stderr);
+    assert.match(run.stdout, /Failed \(Sandbox: delivery failed\); the wallet was refunded/);
+  });
+
+  test('the client: a purchase polled to completion, with one Idempotency-Key per purchase', async () => {
+    const api = createPartnerApi({ baseUrl, apiKey: DEMO_TEST_KEY });
+    const before = await api.getWalletBalance();
+    const order = await api.buyDataSingle({ ...MTN_1GB, beneficiaryMsisdn: '0244123461' });
+    assert.equal(order.status, 'processing');
+    const final = await api.waitForOrder(order.orderId, { intervalMs: 20 });
+    assert.equal(final.state, 'Completed');
+    assert.equal((await api.getOrder(order.orderId)).state, 'completed');
+    // The same key again is the same purchase, answered again; a new call gets a new key.
+    const body = { ...MTN_1GB, beneficiaryMsisdn: '0244123462' };
+    const first = await api.buyDataSingle(body, { idempotencyKey: 'client-test-1' });
+    const again = await api.buyDataSingle(body, { idempotencyKey: 'client-test-1' });
+    assert.equal(again.orderId, first.orderId);
+    await api.waitForOrder(first.orderId, { intervalMs: 20 });
+    const after = await api.getWalletBalance();
+    assert.equal(Math.round((before.availableBalance - after.availableBalance) * 100), 2 * 540, 'two bundles charged, not three');
+  });
+
+  test('the client: a failing test number is an OrderFailedError, a 402 and a bad key are PartnerApiErrors with their codes', async () => {
+    const api = createPartnerApi({ baseUrl, apiKey: DEMO_TEST_KEY });
+    await assert.rejects(
+      api.buyDataBundle({ ...MTN_1GB, beneficiaryMsisdn: '0244130000' }, { intervalMs: 20 }),
+      (error: unknown) => {
+        assert.ok(error instanceof OrderFailedError);
+        assert.equal(error.code, 'ORDER_FAILED');
+        assert.equal(error.order.state, 'Failed');
+        assert.equal(error.message, 'Sandbox: delivery failed');
+        return true;
+      },
+    );
+
+    const poor = createPartnerApi({ baseUrl, apiKey: POOR_TEST_KEY });
+    await assert.rejects(poor.buyDataSingle({ ...MTN_1GB, beneficiaryMsisdn: '0244123463' }), (error: unknown) => {
+      assert.ok(error instanceof PartnerApiError);
+      assert.equal(error.status, 402);
+      assert.equal(error.code, 'BUY_DATA_FAILED');
+      assert.match(error.message, /Insufficient wallet balance/);
+      assert.match(error.requestId ?? '', /^[0-9a-f-]{36}$/);
+      return true;
+    });
+
+    const nobody = createPartnerApi({ baseUrl, apiKey: 'service_test_nobodyHasThisKey0001' });
+    await assert.rejects(nobody.getProfile(), { name: 'PartnerApiError', code: 'UNAUTHORIZED', status: 401 });
+    await assert.rejects(api.getOrder('ord_nobody'), { name: 'PartnerApiError', code: 'ORDER_NOT_FOUND', status: 404 });
+  });
+});
