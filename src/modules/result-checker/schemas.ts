@@ -86,7 +86,7 @@ export const RcBulkFailure = Type.Object({
 });
 export type RcBulkFailure = Static<typeof RcBulkFailure>;
 
-/** Spec 4.17 response data, with failures per decisions.md §8. */
+/** Spec 4.17 response data, with the failures of a partial purchase (docs/api.md, result checkers). */
 export const RcBulkPurchase = Type.Object({
   transactions: Type.Array(
     Type.Object({
