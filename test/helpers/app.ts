@@ -94,6 +94,11 @@ export interface TestApp {
   database: Database;
   /** The credentials key (base64) the app seals with. */
   credentialsKey: string;
+  /**
+   * One request through the app (inject). The answer is checked against the OpenAPI document the
+   * app serves (test/helpers/openapi.ts): an undocumented status or a body that breaks its schema
+   * throws, failing the test that made the call.
+   */
   call(
     method: InjectOptions['method'],
     url: string,
