@@ -4,7 +4,8 @@ import { autoIncrementId, type DialectName } from '../dialect.js';
 /**
  * The operator console (issue 18): staff accounts with their roles, their sessions (kept here so
  * that logout and expiry end them on the server, not only in the browser), and the audit trail of
- * every console action, which the database itself keeps append-only.
+ * every console action, which the database itself keeps append-only. Orders get an index by time
+ * for the console's dashboard and date-range search.
  */
 export async function up(db: Kysely<unknown>, dialect: DialectName): Promise<void> {
   const time = 'bigint';
@@ -54,6 +55,9 @@ export async function up(db: Kysely<unknown>, dialect: DialectName): Promise<voi
   await db.schema.createIndex('audit_log_recent').on('audit_log').columns(['created_at', 'id']).execute();
   await db.schema.createIndex('audit_log_record').on('audit_log').columns(['record_type', 'record_id']).execute();
   await db.schema.createIndex('audit_log_action').on('audit_log').columns(['action', 'id']).execute();
+
+  // The console's dashboard (orders of the last hour) and its search by date range read orders by time.
+  await db.schema.createIndex('orders_created').on('orders').columns(['created_at', 'id']).execute();
 
   // Append-only: the database refuses to change or remove a row, whoever asks.
   if (dialect === 'postgres') {
