@@ -221,7 +221,7 @@ export class ConsoleOperations {
       actor,
       'staff.create',
       'staff',
-      email,
+      email.trim().toLowerCase(),
       { role },
       () => this.s.staff.create(email, role),
       (r) => ({

@@ -35,6 +35,10 @@ export class StaffRepository {
     return this.database.read.selectFrom('staff_accounts').selectAll().where('email', '=', email).executeTakeFirst();
   }
 
+  async findAccountByEmailInUnit(tx: Tx, email: string): Promise<StaffAccountRow | undefined> {
+    return (await tx.execute(tx.qb.selectFrom('staff_accounts').selectAll().where('email', '=', email))).rows[0];
+  }
+
   async findAccount(tx: Tx, id: string): Promise<StaffAccountRow | undefined> {
     return (await tx.execute(tx.qb.selectFrom('staff_accounts').selectAll().where('id', '=', id))).rows[0];
   }

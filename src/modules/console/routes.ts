@@ -111,6 +111,7 @@ export async function consoleRoutes(app: FastifyInstance, opts: ConsoleRouteOpti
     secure: opts.secureCookie,
     signed: true,
   };
+  const clearOptions = { path: '/console', httpOnly: true, sameSite: 'strict' as const, secure: opts.secureCookie };
   const actorOf = (request: FastifyRequest): Actor => ({
     staffId: request.staff?.staffId ?? null,
     name: request.staff?.email ?? 'anonymous',
@@ -158,7 +159,7 @@ export async function consoleRoutes(app: FastifyInstance, opts: ConsoleRouteOpti
     const unsigned = raw ? request.unsignCookie(raw) : null;
     request.staff = unsigned?.valid && unsigned.value ? await opts.staff.session(unsigned.value) : null;
     if (!request.staff) {
-      if (raw) void reply.clearCookie(SESSION_COOKIE, { path: '/console' });
+      if (raw) void reply.clearCookie(SESSION_COOKIE, clearOptions);
       if (request.method === 'GET') return seeOther(reply, '/console/login');
       return html(reply, views.errorPage(null, 401, 'Your session has ended: sign in again.', '/console/login'), 401);
     }
@@ -233,7 +234,7 @@ export async function consoleRoutes(app: FastifyInstance, opts: ConsoleRouteOpti
     try {
       const { token, session } = await opts.staff.login(body.email, body.password, request.ip);
       await ops.recordSession({ ...actor, staffId: session.staffId }, 'staff.login', 'ok', null);
-      void reply.clearCookie(LOGIN_COOKIE, { path: '/console' });
+      void reply.clearCookie(LOGIN_COOKIE, clearOptions);
       void reply.setCookie(SESSION_COOKIE, token, { ...cookieOptions, maxAge: Math.floor(opts.sessionTtlMs / 1000) });
       return seeOther(reply, '/console');
     } catch (error) {
@@ -251,7 +252,7 @@ export async function consoleRoutes(app: FastifyInstance, opts: ConsoleRouteOpti
       const session = request.staff as StaffSession;
       await opts.staff.logout(session);
       await ops.recordSession(actorOf(request), 'staff.logout', 'ok', null);
-      void reply.clearCookie(SESSION_COOKIE, { path: '/console' });
+      void reply.clearCookie(SESSION_COOKIE, clearOptions);
       return seeOther(reply, '/console/login');
     },
   );

@@ -149,6 +149,20 @@ export class StaffService {
     return { account: toAccount(row), password: secret };
   }
 
+  /** A new one-time password for an account (its sessions end); returned once, stored hashed. */
+  async resetPassword(emailInput: string): Promise<{ account: StaffAccount; password: string }> {
+    const email = emailInput.trim().toLowerCase();
+    const password = generatePassword();
+    const hash = await hashPassword(password);
+    return this.database.unit(async (tx) => {
+      const row = await this.staff.findAccountByEmailInUnit(tx, email);
+      if (!row) throw notFound('NOT_FOUND', `no staff account ${email}`);
+      await this.staff.updateAccount(tx, row.id, { password_hash: hash }, this.clock());
+      await this.staff.deleteSessionsOf(tx, row.id);
+      return { account: toAccount(row), password };
+    });
+  }
+
   async list(): Promise<StaffAccount[]> {
     return (await this.staff.listAccounts()).map(toAccount);
   }
