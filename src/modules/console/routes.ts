@@ -111,6 +111,10 @@ export async function consoleRoutes(app: FastifyInstance, opts: ConsoleRouteOpti
     secure: opts.secureCookie,
     signed: true,
   };
+  const recordOf = (request: FastifyRequest) => {
+    const id = (request.params as { id?: unknown } | undefined)?.id;
+    return typeof id === 'string' ? id.slice(0, 128) : null;
+  };
   const clearOptions = { path: '/console', httpOnly: true, sameSite: 'strict' as const, secure: opts.secureCookie };
   const actorOf = (request: FastifyRequest): Actor => ({
     staffId: request.staff?.staffId ?? null,
@@ -165,7 +169,12 @@ export async function consoleRoutes(app: FastifyInstance, opts: ConsoleRouteOpti
     }
     if (!mayAct(request.staff.role, needs.role)) {
       if (needs.action)
-        await ops.recordRefusal(actorOf(request), needs.action, null, `role ${request.staff.role} may not (needs ${needs.role})`);
+        await ops.recordRefusal(
+          actorOf(request),
+          needs.action,
+          recordOf(request),
+          `role ${request.staff.role} may not (needs ${needs.role})`,
+        );
       return html(
         reply,
         views.errorPage(
@@ -184,7 +193,7 @@ export async function consoleRoutes(app: FastifyInstance, opts: ConsoleRouteOpti
     if (request.method !== 'POST' || !needs || !request.staff) return;
     const given = (request.body as { _csrf?: unknown } | undefined)?._csrf ?? request.headers['x-csrf-token'];
     if (!sameToken(given, request.staff.csrfToken)) {
-      await ops.recordRefusal(actorOf(request), needs.action ?? request.url, null, 'missing or wrong CSRF token');
+      await ops.recordRefusal(actorOf(request), needs.action ?? request.url, recordOf(request), 'missing or wrong CSRF token');
       return html(
         reply,
         views.errorPage(
