@@ -53,6 +53,7 @@ function head(title: string): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="htmx-config" content="${HTMX_CONFIG}">
 <title>${title} · partner-api console</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="/console/assets/console.css">
 <script src="/console/assets/htmx.min.js" defer></script>
 </head>`;
