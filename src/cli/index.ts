@@ -13,6 +13,7 @@ import * as rc from './commands/rc.js';
 import * as serve from './commands/serve.js';
 import * as staff from './commands/staff.js';
 import * as topups from './commands/topups.js';
+import * as webhooks from './commands/webhooks.js';
 import * as worker from './commands/worker.js';
 import { CliError } from './runtime.js';
 
@@ -25,7 +26,7 @@ const program = new Command('partner-api')
   .showHelpAfterError()
   .exitOverride();
 
-for (const group of [serve, migrate, importCommand, keys, worker, demo, topups, rc, orders, ledger, profiles, staff, audit]) {
+for (const group of [serve, migrate, importCommand, keys, worker, demo, topups, rc, orders, ledger, webhooks, profiles, staff, audit]) {
   group.register(program);
 }
 

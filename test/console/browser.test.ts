@@ -76,7 +76,7 @@ describe(`the console in a browser (${TEST_DIALECT})`, () => {
 
       await signIn(page);
       assert.equal(
-        await page.evaluate(() => (window as unknown as { htmx?: { version: string } }).htmx?.version.split('.')[0]),
+        await page.evaluate(() => (globalThis as unknown as { htmx?: { version: string } }).htmx?.version.split('.')[0]),
         '2',
       );
       await screenshot(page, 'console-dashboard');
