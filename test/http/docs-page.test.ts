@@ -19,7 +19,7 @@ test('GET /docs renders the API reference offline: getting started, the buy-sing
 
   const page = await browser.newPage();
   const requests = recordRequests(page);
-  await page.goto(`${origin}/docs`, { waitUntil: 'networkidle' });
+  await page.goto(`${origin}/docs`, { waitUntil: 'load', timeout: 60_000 });
 
   await page.getByText('Sandbox test numbers').first().waitFor({ timeout: 30_000 });
   // The buy-single operation, by its summary and its path.
@@ -31,7 +31,8 @@ test('GET /docs renders the API reference offline: getting started, the buy-sing
     await screenshot(page, 'docs-buy-single-not-found');
     throw error;
   }
-  await page.waitForLoadState('networkidle');
+  // Let late requests (lazy chunks, fonts) show up; a busy machine may never go fully idle, which is no failure.
+  await page.waitForLoadState('networkidle', { timeout: 10_000 }).catch(() => undefined);
   await screenshot(page, 'docs-buy-single');
 
   assert.ok(
