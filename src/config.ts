@@ -35,6 +35,21 @@ export interface Config {
   workerTuning: WorkerTuning;
   /** Events and their webhook deliveries (integrator-features §2). */
   webhooks: WebhookSettings;
+  /** Operations: metrics exposure and shutdown (docs/deployment.md). */
+  operations: OperationsSettings;
+}
+
+export interface OperationsSettings {
+  /** Bearer token that GET /metrics requires on the API listener (METRICS_TOKEN); null: not served there. */
+  metricsToken: string | null;
+  /** A separate listener serving only /metrics, without a token (METRICS_PORT); null: none. */
+  metricsPort: number | null;
+  /** Host of that listener (METRICS_HOST, default 127.0.0.1). */
+  metricsHost: string;
+  /** After SIGTERM, how long /readyz answers 503 before the listener closes (SHUTDOWN_GRACE_MS). */
+  shutdownGraceMs: number;
+  /** How long a worker's heartbeat may be silent before other workers take its claims over (WORKER_HEARTBEAT_TIMEOUT_MS). */
+  heartbeatTimeoutMs: number;
 }
 
 export interface WebhookSettings {
@@ -243,5 +258,21 @@ export function loadConfig(env: Env = process.env): Config {
       perEndpoint: intVar(env, 'WEBHOOK_ENDPOINT_CONCURRENCY', 2, 1, 64),
       eventRetentionMs: intVar(env, 'EVENT_RETENTION_DAYS', 30, 1, 3650) * 86_400_000,
     },
+    operations: operationsVars(env),
+  };
+}
+
+function operationsVars(env: Env): OperationsSettings {
+  const token = env.METRICS_TOKEN?.trim() || null;
+  if (token !== null && !/^[\x21-\x7e]{16,256}$/.test(token)) {
+    throw new ConfigError('METRICS_TOKEN', 'must be 16 to 256 printable characters without spaces (openssl rand -hex 32)');
+  }
+  const port = env.METRICS_PORT?.trim() ? intVar(env, 'METRICS_PORT', 0, 0, 65535) : null;
+  return {
+    metricsToken: token,
+    metricsPort: port,
+    metricsHost: env.METRICS_HOST?.trim() || '127.0.0.1',
+    shutdownGraceMs: intVar(env, 'SHUTDOWN_GRACE_MS', 0, 0, 600_000),
+    heartbeatTimeoutMs: intVar(env, 'WORKER_HEARTBEAT_TIMEOUT_MS', 5_000, 1_000, 600_000),
   };
 }

@@ -52,6 +52,8 @@ export interface RuntimeOptions {
   longRunning?: boolean;
   /** The environment the config is read from (default: process.env). */
   env?: NodeJS.ProcessEnv;
+  /** Started before the migrations run, stopped (the function it resolves to) once they are done: serve's boot listener. */
+  whileMigrating?: (config: Config, logger: Logger) => Promise<() => Promise<void>>;
 }
 
 /** Config, database (migrated), credentials key and services: what every command starts from. */
@@ -60,10 +62,18 @@ export async function openRuntime(options: RuntimeOptions = {}): Promise<Runtime
   const logger = createLogger(options.logLevel ?? config.logLevel);
   const database = await connectOrExit(config, {
     // A command that ends soon leaves checkpoints to SQLite (and to its close); a server does them aside.
-    ...(options.longRunning ? { backgroundCheckpoint: { onError: (message: string) => logger.warn({ message }, 'WAL checkpoint failed') } } : {}),
+    ...(options.longRunning
+      ? { backgroundCheckpoint: { onError: (message: string) => logger.warn({ message }, 'WAL checkpoint failed') } }
+      : {}),
   });
   try {
-    const applied = await migrateToLatest(database);
+    const stopBoot = options.whileMigrating ? await options.whileMigrating(config, logger) : null;
+    let applied: string[];
+    try {
+      applied = await migrateToLatest(database);
+    } finally {
+      await stopBoot?.();
+    }
     if (applied.length) logger.info({ migrations: applied }, 'database migrated');
     const cipher = credentialsCipher(config, database, (message) => logger.warn(message));
     const ctx = createContext(config, database, logger, cipher);

@@ -1,4 +1,5 @@
 import type { AppContext } from '../context.js';
+import { metricsFor } from '../ops/metrics.js';
 import { createProviders } from '../provider/index.js';
 import { workerOptionsFrom, type WorkerOptions } from './options.js';
 import { WebhookLane, type WebhookLaneOptions } from './webhook-lane.js';
@@ -21,9 +22,15 @@ export function createWorker(ctx: AppContext, options: Partial<WorkerOptions> = 
         { name: 'purge expired idempotency keys', run: () => ctx.idempotency.purgeOlderThan(ctx.config.idempotencyTtlMs) },
         { name: 'purge expired events', run: () => ctx.events.purgeExpired(ctx.config.webhooks.eventRetentionMs) },
       ],
+      ...(metricsExposed(ctx) ? { observer: metricsFor(ctx).worker } : {}),
     },
     options,
   );
+}
+
+/** Whether this process exposes metrics (METRICS_TOKEN or METRICS_PORT): only then are they counted. */
+function metricsExposed(ctx: AppContext): boolean {
+  return ctx.config.operations.metricsToken !== null || ctx.config.operations.metricsPort !== null;
 }
 
 /** The webhook options of a configuration: the lease outlasts a send's timeout. */
@@ -34,6 +41,7 @@ export function webhookLaneOptions(ctx: AppContext, overrides: Partial<WebhookLa
     perEndpoint: webhooks.perEndpoint,
     leaseMs: webhooks.timeoutMs + 5_000,
     idleMaxMs: 250,
+    ...(metricsExposed(ctx) ? { onResult: (result: string) => metricsFor(ctx).webhookResult(result) } : {}),
     ...overrides,
   };
 }

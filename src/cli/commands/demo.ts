@@ -35,7 +35,9 @@ export function register(program: Command): void {
           `  curl -s -H 'X-API-KEY: ${DEMO_KEY}' ${url}/api/v1/profile`,
           `  curl -s -H 'X-API-KEY: ${DEMO_KEY}' ${url}/api/v1/data-packages?operatorId=op_mtn`,
           'more keys are in examples/demo-seed.json; OpenAPI at /openapi.json; Ctrl-C stops.',
-          ...(localOnly ? [`listening on ${DEMO_DEFAULT_HOST} only, as the demo keys are public; to expose it: HOST=0.0.0.0 npm run demo`] : []),
+          ...(localOnly
+            ? [`listening on ${DEMO_DEFAULT_HOST} only, as the demo keys are public; to expose it: HOST=0.0.0.0 npm run demo`]
+            : []),
           '',
         ].join('\n'),
       );

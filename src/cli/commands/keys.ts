@@ -28,10 +28,13 @@ export function register(program: Command): void {
     .description('create a key; it is printed once and only its hash is stored')
     .action(async (opts: { profile: string; mode: string }) => {
       const mode = parseMode(opts.mode);
-      await withRuntime(async ({ ctx }) => {
-        const { id, key } = await refusedAsCliError(() => ctx.profiles.createKey(opts.profile, mode));
-        console.log(`key id: ${id}\nAPI key (shown once, store it now): ${key}`);
-      }, { logLevel: 'warn' });
+      await withRuntime(
+        async ({ ctx }) => {
+          const { id, key } = await refusedAsCliError(() => ctx.profiles.createKey(opts.profile, mode));
+          console.log(`key id: ${id}\nAPI key (shown once, store it now): ${key}`);
+        },
+        { logLevel: 'warn' },
+      );
     });
 
   keys
@@ -39,14 +42,17 @@ export function register(program: Command): void {
     .requiredOption('--profile <id>', 'profile whose keys to list')
     .description('list a profile’s keys (ids, prefixes, mode, state)')
     .action(async (opts: { profile: string }) => {
-      await withRuntime(async ({ ctx }) => {
-        const rows = await ctx.profiles.listKeys(opts.profile);
-        if (!rows.length) console.log(`no keys for ${opts.profile}`);
-        for (const k of rows) {
-          const used = k.last_used_at ? new Date(k.last_used_at).toISOString() : 'never';
-          console.log(`${k.id}  ${k.mode}  ${k.prefix}  ${k.revoked ? 'revoked' : 'active'}  last used ${used}`);
-        }
-      }, { logLevel: 'warn' });
+      await withRuntime(
+        async ({ ctx }) => {
+          const rows = await ctx.profiles.listKeys(opts.profile);
+          if (!rows.length) console.log(`no keys for ${opts.profile}`);
+          for (const k of rows) {
+            const used = k.last_used_at ? new Date(k.last_used_at).toISOString() : 'never';
+            console.log(`${k.id}  ${k.mode}  ${k.prefix}  ${k.revoked ? 'revoked' : 'active'}  last used ${used}`);
+          }
+        },
+        { logLevel: 'warn' },
+      );
     });
 
   keys
@@ -54,9 +60,12 @@ export function register(program: Command): void {
     .argument('<keyId>', 'key id, as printed by keys create / keys list')
     .description('revoke a key: it is refused from the next request on')
     .action(async (keyId: string) => {
-      await withRuntime(async ({ ctx }) => {
-        const key = await refusedAsCliError(() => ctx.profiles.revokeKey(keyId));
-        console.log(`revoked ${keyId} (${key.prefix})`);
-      }, { logLevel: 'warn' });
+      await withRuntime(
+        async ({ ctx }) => {
+          const key = await refusedAsCliError(() => ctx.profiles.revokeKey(keyId));
+          console.log(`revoked ${keyId} (${key.prefix})`);
+        },
+        { logLevel: 'warn' },
+      );
     });
 }

@@ -23,26 +23,29 @@ export function register(program: Command): void {
         olderThan = /^\d+$/.test(opts.olderThan) ? Number(opts.olderThan) : NaN;
         if (!Number.isSafeInteger(olderThan)) throw new CliError('--older-than must be a number of milliseconds');
       }
-      const found = await withRuntime(async ({ ctx }) => {
-        const threshold = olderThan ?? ctx.config.orderStuckAfterMs;
-        const stuck = await ctx.orders.stuck(threshold);
-        const now = Date.now();
-        if (stuck.length === 0) {
-          console.log(`orders stuck: none (no delivery open longer than ${duration(threshold)})`);
-          return 0;
-        }
-        console.log(`orders stuck: ${stuck.length} deliveries open longer than ${duration(threshold)}`);
-        for (const s of stuck) {
-          const next = s.outbox
-            ? `next ${s.outbox.kind} ${new Date(s.outbox.runAt).toISOString()}, tries ${s.outbox.tries}${s.outbox.lastError ? `, last error: ${s.outbox.lastError}` : ''}`
-            : 'NO OUTBOX ROW';
-          console.log(
-            `${s.orderId} ${s.shortReference} ${s.mode} recipient ${s.recipient} ${s.msisdn} ${s.status} attempt ${s.attempt} ` +
-              `for ${duration(now - s.since)} (${s.profileId}); ${next}`,
-          );
-        }
-        return stuck.length;
-      }, { logLevel: 'warn' });
+      const found = await withRuntime(
+        async ({ ctx }) => {
+          const threshold = olderThan ?? ctx.config.orderStuckAfterMs;
+          const stuck = await ctx.orders.stuck(threshold);
+          const now = Date.now();
+          if (stuck.length === 0) {
+            console.log(`orders stuck: none (no delivery open longer than ${duration(threshold)})`);
+            return 0;
+          }
+          console.log(`orders stuck: ${stuck.length} deliveries open longer than ${duration(threshold)}`);
+          for (const s of stuck) {
+            const next = s.outbox
+              ? `next ${s.outbox.kind} ${new Date(s.outbox.runAt).toISOString()}, tries ${s.outbox.tries}${s.outbox.lastError ? `, last error: ${s.outbox.lastError}` : ''}`
+              : 'NO OUTBOX ROW';
+            console.log(
+              `${s.orderId} ${s.shortReference} ${s.mode} recipient ${s.recipient} ${s.msisdn} ${s.status} attempt ${s.attempt} ` +
+                `for ${duration(now - s.since)} (${s.profileId}); ${next}`,
+            );
+          }
+          return stuck.length;
+        },
+        { logLevel: 'warn' },
+      );
       if (found > 0) throw new CliError(`orders stuck: ${found} deliveries need attention`, 2);
     });
 
@@ -52,14 +55,19 @@ export function register(program: Command): void {
     .requiredOption('--reason <text>', 'why it is reversed (kept on the order and in the ledger)')
     .description('refund a completed data order once; its state becomes reversed')
     .action(async (orderId: string, opts: { reason: string }) => {
-      await withRuntime(async ({ ctx }) => {
-        try {
-          const r = await ctx.orders.reverse(orderId, opts.reason);
-          console.log(`reversed ${r.orderId} (${r.shortReference}): refunded ${ghs(r.refunded)}; wallet available now ${ghs(r.availableAfter)}`);
-        } catch (error) {
-          if (error instanceof DomainError) throw new CliError(`cannot reverse: ${error.message}`);
-          throw error;
-        }
-      }, { logLevel: 'warn' });
+      await withRuntime(
+        async ({ ctx }) => {
+          try {
+            const r = await ctx.orders.reverse(orderId, opts.reason);
+            console.log(
+              `reversed ${r.orderId} (${r.shortReference}): refunded ${ghs(r.refunded)}; wallet available now ${ghs(r.availableAfter)}`,
+            );
+          } catch (error) {
+            if (error instanceof DomainError) throw new CliError(`cannot reverse: ${error.message}`);
+            throw error;
+          }
+        },
+        { logLevel: 'warn' },
+      );
     });
 }

@@ -17,15 +17,21 @@ export function register(program: Command): void {
       } catch (error) {
         throw new CliError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
       }
-      await withRuntime(async ({ ctx }) => {
-        try {
-          const { added, skipped } = await ctx.resultChecker.importCredentials(packageId, text);
-          const stock = await ctx.resultChecker.stock(packageId);
-          console.log(`imported ${file} into ${packageId}: added ${added}, skipped ${skipped} (duplicates); in stock now ${stock}`);
-        } catch (error) {
-          if (error instanceof InventoryImportError) throw new CliError(`rc import rejected, nothing written: ${error.message}`);
-          throw error;
-        }
-      }, { logLevel: 'warn' });
+      await withRuntime(
+        async ({ ctx }) => {
+          try {
+            const { added, skipped } = await ctx.resultChecker.importCredentials(packageId, text);
+            const stock = await ctx.resultChecker.stock(packageId);
+            console.log(
+              `imported ${file} into ${packageId}: added ${added}, skipped ${skipped} (duplicates); in stock now ${stock}`,
+            );
+          } catch (error) {
+            if (error instanceof InventoryImportError)
+              throw new CliError(`rc import rejected, nothing written: ${error.message}`);
+            throw error;
+          }
+        },
+        { logLevel: 'warn' },
+      );
     });
 }

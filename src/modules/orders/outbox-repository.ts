@@ -98,6 +98,15 @@ export class OutboxRepository {
     return times.length === 0 ? null : Math.min(...times);
   }
 
+  /** Rows in the outbox and the creation time of the oldest (null when empty), for metrics. */
+  async stats(): Promise<{ depth: number; oldestCreatedAt: number | null }> {
+    const row = await this.database.read
+      .selectFrom('outbox')
+      .select((eb) => [eb.fn.countAll<number>().as('depth'), eb.fn.min('created_at').as('oldest')])
+      .executeTakeFirst();
+    return { depth: Number(row?.depth ?? 0), oldestCreatedAt: row?.oldest === null || row?.oldest === undefined ? null : Number(row.oldest) };
+  }
+
   /** After a submission was accepted: poll next, at `runAt`. Only the lease holder may do this. */
   async markSubmitted(tx: Tx, id: number, workerId: string, runAt: number): Promise<boolean> {
     return Number((await tx.execute(this.q.submitted(id, workerId, runAt))).numAffectedRows ?? 0) > 0;

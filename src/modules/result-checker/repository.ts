@@ -145,6 +145,19 @@ export class ResultCheckerRepository {
     return (await tx.execute(tx.qb.selectFrom('rc_packages').select('id').where('id', '=', packageId))).rows.length > 0;
   }
 
+  /** Unassigned credentials per package (every package, zero included), for metrics. */
+  async stockByPackage(): Promise<{ packageId: string; stock: number }[]> {
+    const rows = await this.database.read
+      .selectFrom('rc_packages as p')
+      .leftJoin('rc_credentials as c', (join) =>
+        join.onRef('c.package_id', '=', 'p.id').on('c.assigned_transaction_id', 'is', null),
+      )
+      .select((eb) => ['p.id', eb.fn.count<number>('c.id').as('stock')])
+      .groupBy('p.id')
+      .execute();
+    return rows.map((r) => ({ packageId: r.id, stock: Number(r.stock) }));
+  }
+
   async countUnassigned(packageId: string): Promise<number> {
     const row = await this.database.read
       .selectFrom('rc_credentials')
