@@ -378,6 +378,13 @@ export interface DB {
   webhook_attempts: WebhookAttemptsTable;
   rc_transactions: RcTransactionsTable;
   top_ups: TopUpsTable;
+  worker_heartbeats: WorkerHeartbeatsTable;
+}
+
+export interface WorkerHeartbeatsTable {
+  worker_id: string;
+  started_at: number;
+  beat_at: number;
 }
 
 export type ProfileRow = Selectable<ProfilesTable>;

@@ -1,6 +1,8 @@
 import type { AppContext } from '../context.js';
 import { metricsFor } from '../ops/metrics.js';
 import { createProviders } from '../provider/index.js';
+import { WorkerRepository } from '../modules/workers/repository.js';
+import { Heartbeat } from './heartbeat.js';
 import { workerOptionsFrom, type WorkerOptions } from './options.js';
 import { WebhookLane, type WebhookLaneOptions } from './webhook-lane.js';
 import { OutboxWorker } from './worker.js';
@@ -59,16 +61,40 @@ export interface RunningWorker {
   stop(): Promise<void>;
 }
 
+/**
+ * The lanes of a worker process, started once its first heartbeat is recorded (so a worker that dies
+ * is known to the others, who take its claims over; see heartbeat.ts). stop() lets batches and sends
+ * in flight finish, then removes the heartbeat.
+ */
 export function startWorker(ctx: AppContext): RunningWorker {
   const outbox = createWorker(ctx, workerOptionsFrom(ctx.config.workerTuning));
   const webhooks = createWebhookLane(ctx, outbox.id);
-  outbox.start();
-  webhooks.start();
+  const heartbeat = new Heartbeat(
+    {
+      database: ctx.database,
+      workers: new WorkerRepository(ctx.database),
+      outbox: ctx.repositories.outbox,
+      webhooks: ctx.repositories.webhooks,
+      log: ctx.log,
+      clock: ctx.clock,
+    },
+    outbox.id,
+    ctx.config.operations.heartbeatTimeoutMs,
+  );
+  let stopping = false;
+  const started = heartbeat.start().then(() => {
+    if (stopping) return;
+    outbox.start();
+    webhooks.start();
+  });
   return {
     id: outbox.id,
     wake: () => outbox.wake(),
     async stop() {
+      stopping = true;
+      await started;
       await Promise.all([outbox.stop(), webhooks.stop()]);
+      await heartbeat.stop();
     },
   };
 }
