@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from 'commander';
+import * as backupCommands from './commands/backup.js';
 import * as demo from './commands/demo.js';
 import * as importCommand from './commands/import.js';
 import * as keys from './commands/keys.js';
@@ -17,7 +18,8 @@ const program = new Command('partner-api')
   .showHelpAfterError()
   .exitOverride();
 
-for (const group of [serve, migrate, importCommand, keys, worker, demo, topups, rc, orders, ledger]) group.register(program);
+for (const group of [serve, migrate, importCommand, keys, worker, demo, topups, rc, orders, ledger, backupCommands])
+  group.register(program);
 
 try {
   await program.parseAsync(process.argv);
