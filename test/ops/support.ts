@@ -37,9 +37,9 @@ export interface PurchaseLoad {
 let counter = 0;
 /** A fresh beneficiary each call (never one of the sandbox's test endings 0000–0004). */
 export function loadMsisdn(): string {
-  let n = 1_000_000 + (counter++ % 8_000_000);
-  if (n % 10_000 < 5) n += 5;
-  return `024${n}`;
+  const c = counter++ % 7_000_000;
+  // Four last digits from 0005 to 9999: no number repeats, none is a test ending.
+  return `024${1_000_000 + Math.floor(c / 9995) * 10_000 + 5 + (c % 9995)}`;
 }
 
 /**
