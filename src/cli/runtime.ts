@@ -70,7 +70,10 @@ export async function openRuntime(options: RuntimeOptions = {}): Promise<Runtime
     const stopBoot = options.whileMigrating ? await options.whileMigrating(config, logger) : null;
     let applied: string[];
     try {
-      applied = await migrateToLatest(database);
+      applied = await migrateToLatest(database, {
+        onNewerSchema: (names) =>
+          logger.warn({ migrations: names }, 'the database has migrations of a newer release; running on it without them (rolled back?)'),
+      });
     } finally {
       await stopBoot?.();
     }
