@@ -10,6 +10,7 @@ import * as orders from './commands/orders.js';
 import * as rc from './commands/rc.js';
 import * as serve from './commands/serve.js';
 import * as topups from './commands/topups.js';
+import * as webhooks from './commands/webhooks.js';
 import * as worker from './commands/worker.js';
 import { CliError } from './runtime.js';
 
@@ -18,8 +19,9 @@ const program = new Command('partner-api')
   .showHelpAfterError()
   .exitOverride();
 
-for (const group of [serve, migrate, importCommand, keys, worker, demo, topups, rc, orders, ledger, backupCommands])
+for (const group of [serve, migrate, importCommand, keys, worker, demo, topups, rc, orders, ledger, webhooks, backupCommands]) {
   group.register(program);
+}
 
 try {
   await program.parseAsync(process.argv);

@@ -91,6 +91,8 @@ export interface TestApp {
   config: Config;
   testDb: TestDatabase;
   database: Database;
+  /** The credentials key (base64) the app seals with. */
+  credentialsKey: string;
   call(
     method: InjectOptions['method'],
     url: string,
@@ -114,7 +116,9 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     RATE_LIMIT_AUTH_FAILURES: '0',
     ...options.env,
   });
-  const cipher = new CredentialCipher(randomBytes(32));
+  // The key CLI processes of the test get too (cliEnv), so they can open what this app sealed.
+  const credentialsKey = options.env?.CREDENTIALS_KEY ?? randomBytes(32).toString('base64');
+  const cipher = new CredentialCipher(Buffer.from(credentialsKey, 'base64'));
   const ctx = createContext(config, testDb.database, silentLog, cipher, {
     ...(options.references ? { references: options.references } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
@@ -128,6 +132,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   await app.ready();
   return {
     app,
+    credentialsKey,
     ctx,
     config,
     testDb,

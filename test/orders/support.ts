@@ -44,10 +44,14 @@ export async function orderState(t: TestApp, key: string, orderId: string): Prom
 }
 
 export async function waitForState(t: TestApp, key: string, orderId: string, states: string[], budgetMs = CONDITION_BUDGET_MS) {
-  return waitFor(`order ${orderId} to reach ${states.join('/')}`, async () => {
-    const state = await orderState(t, key, orderId);
-    return states.includes(state) ? state : undefined;
-  }, budgetMs);
+  return waitFor(
+    `order ${orderId} to reach ${states.join('/')}`,
+    async () => {
+      const state = await orderState(t, key, orderId);
+      return states.includes(state) ? state : undefined;
+    },
+    budgetMs,
+  );
 }
 
 export async function ledgerMismatches(t: TestApp): Promise<string[]> {
@@ -94,7 +98,7 @@ export function profile(id: string, role: string, wallet: { live?: number; test?
 
 /** Environment for a CLI child process on the test's own database, logging at info (tests read the log). */
 export function cliEnv(t: TestApp, extra: Record<string, string> = {}): Record<string, string> {
-  return { ...cliDatabaseEnv(t.testDb), LOG_LEVEL: 'info', ...extra };
+  return { ...cliDatabaseEnv(t.testDb), CREDENTIALS_KEY: t.credentialsKey, LOG_LEVEL: 'info', ...extra };
 }
 
 export interface CliRun {
@@ -104,7 +108,12 @@ export interface CliRun {
 }
 
 /** Runs `cli <args>` to completion (bounded). */
-export function runCli(t: TestApp, args: string[], extra: Record<string, string> = {}, budgetMs = PROCESS_BUDGET_MS): Promise<CliRun> {
+export function runCli(
+  t: TestApp,
+  args: string[],
+  extra: Record<string, string> = {},
+  budgetMs = PROCESS_BUDGET_MS,
+): Promise<CliRun> {
   return runCliProcess(args, cliEnv(t, extra), budgetMs);
 }
 

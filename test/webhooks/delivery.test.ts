@@ -60,7 +60,7 @@ describe('webhook delivery (integrator-features §2)', () => {
     );
   });
 
-  test('a delivery whose schedule runs out is failed after ten attempts, by when its endpoint has failed three days', async (c) => {
+  test('a delivery whose schedule runs out is failed after ten attempts; its endpoint is disabled if that took three days', async (c) => {
     // At 1/200 000 the nine retries (75 h 35 min unscaled) take about 1.4 s.
     const t = await webhookApp(c, { env: { WEBHOOK_RETRY_SCALE: '0.000005' } });
     const receiver = await startReceiver(() => ({ status: 500 }));
@@ -72,12 +72,30 @@ describe('webhook delivery (integrator-features §2)', () => {
       const shown = await eventOf(t, eventId);
       return shown.deliveries[0]?.status === 'failed' ? shown : undefined;
     });
-    assert.equal(event.deliveries[0].attempts.length, 1 + RETRY_SCHEDULE_MS.length);
-    assert.equal(receiver.withId(eventId).length, 1 + RETRY_SCHEDULE_MS.length);
-    // The last retry comes after 75 h of failures: past the three days that disable an endpoint.
+    // Each attempt reached the receiver and got its 500, or failed on the way (a connection reset).
+    const attempts = event.deliveries[0].attempts as { statusCode: number | null; attemptedAt: number }[];
+    const answered = attempts.filter((a) => a.statusCode !== null);
+    assert.ok(answered.every((a) => a.statusCode === 500));
+    const received = receiver.withId(eventId).length;
+    assert.ok(received >= answered.length && received <= attempts.length, JSON.stringify(attempts));
+    // The tenth attempt comes about 75 h (68–83 h with the jitter) after the first failure; on a busy
+    // machine the attempts' own time adds to the scaled schedule, and three days (1.3 s here) may run
+    // out at the ninth. Either way the endpoint is disabled exactly when it has failed for three days.
+    const threeDays = 3 * 86_400_000 * 0.000005;
+    const failingFor = (attempts.at(-1)?.attemptedAt ?? 0) - (attempts[0]?.attemptedAt ?? 0);
     const [endpoint] = (await t.call('GET', '/api/v1/webhook-endpoints', { key: KEYS.superLive })).body.data.endpoints;
-    assert.equal(endpoint.status, 'disabled');
-    assert.match(endpoint.disabledReason, /three days/);
+    if (attempts.length < 1 + RETRY_SCHEDULE_MS.length) {
+      assert.equal(attempts.length, RETRY_SCHEDULE_MS.length, JSON.stringify(attempts));
+      assert.ok(failingFor >= threeDays, `disabled after failing for ${failingFor} ms`);
+    } else {
+      assert.equal(attempts.length, 1 + RETRY_SCHEDULE_MS.length);
+    }
+    if (failingFor >= threeDays) {
+      assert.equal(endpoint.status, 'disabled', `failing for ${failingFor} ms`);
+      assert.match(endpoint.disabledReason, /three days/);
+    } else {
+      assert.equal(endpoint.status, 'enabled', `failing for ${failingFor} ms only`);
+    }
   });
 
   test('410 Gone disables the endpoint at once; its other pending deliveries stop', async (c) => {
@@ -183,13 +201,14 @@ describe('webhook delivery (integrator-features §2)', () => {
     const redelivered = await t.call('POST', `/api/v1/events/${eventId}/redeliver`, { key: KEYS.superLive });
     assert.equal(redelivered.status, 202, JSON.stringify(redelivered.body));
     assert.deepEqual(redelivered.body.data, { eventId, endpoints: 1 });
-    await waitFor('the redelivery', async () => receiver.withId(eventId).length >= 2);
+    const [delivery] = await waitFor('the redelivery to be recorded', async () => {
+      const { deliveries } = await eventOf(t, eventId);
+      return deliveries[0]?.attempts.length === 2 ? deliveries : undefined;
+    });
+    assert.equal(delivery.status, 'succeeded');
     assert.equal(receiver.withId(eventId).length, 2);
     const [first, again] = receiver.withId(eventId).map((r) => verified(endpoint.secret, r));
     assert.deepEqual(again, first);
-    const [delivery] = (await eventOf(t, eventId)).deliveries;
-    assert.equal(delivery.status, 'succeeded');
-    assert.equal(delivery.attempts.length, 2);
   });
 
   test('a redelivery asked for while an attempt is still in flight is sent, and the late outcome does not undo it', async (c) => {
@@ -265,8 +284,10 @@ describe('webhook delivery (integrator-features §2)', () => {
     );
     for (const lane of lanes) lane.start();
     c.after(() => Promise.all(lanes.map((lane) => lane.stop())));
-    await waitFor('thirty deliveries', async () => receiver.received.length >= 30);
-    await new Promise((r) => setTimeout(r, 200));
+    await waitFor('thirty deliveries to be recorded', async () => {
+      const open = await t.database.db.selectFrom('webhook_deliveries').select('id').where('status', '!=', 'succeeded').execute();
+      return open.length === 0;
+    });
     for (const id of ids) {
       const got = receiver
         .withId(id)
@@ -274,12 +295,7 @@ describe('webhook delivery (integrator-features §2)', () => {
         .sort();
       assert.deepEqual(got, ['/', '/second'], `event ${id}`);
     }
-    const pending = await t.database.db
-      .selectFrom('webhook_deliveries')
-      .select('id')
-      .where('status', '!=', 'succeeded')
-      .execute();
-    assert.deepEqual(pending, []);
+    assert.equal(receiver.received.length, 30);
     const worker = newWorker(t);
     assert.equal(await worker.runOnce(), 0, 'the order outbox was not touched');
   });

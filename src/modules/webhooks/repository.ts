@@ -483,27 +483,31 @@ export class WebhookRepository {
 
   /** Failed deliveries of a profile's endpoints, newest first (staff). */
   async recentFailures(profileId: string, limit: number) {
-    return this.database.read
-      .selectFrom('webhook_deliveries as d')
-      .innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
-      .innerJoin('events as ev', 'ev.id', 'd.event_id')
-      .select([
-        'd.id',
-        'd.event_id',
-        'ev.type as event_type',
-        'd.endpoint_id',
-        'e.url',
-        'e.mode',
-        'd.attempts',
-        'd.last_attempt_at',
-        'd.last_status_code',
-        'd.last_error',
-      ])
-      .where('e.profile_id', '=', profileId)
-      .where('d.status', '=', 'failed')
-      .orderBy('d.updated_at', 'desc')
-      .orderBy('d.id', 'desc')
-      .limit(limit)
-      .execute();
+    return (
+      this.database.read
+        .selectFrom('webhook_deliveries as d')
+        .innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
+        .innerJoin('events as ev', 'ev.id', 'd.event_id')
+        .select([
+          'd.id',
+          'd.event_id',
+          'ev.type as event_type',
+          'd.endpoint_id',
+          'e.url',
+          'e.mode',
+          'd.attempts',
+          'd.last_attempt_at',
+          'd.last_status_code',
+          'd.last_error',
+        ])
+        .select('d.status')
+        .where('e.profile_id', '=', profileId)
+        // Failed for good, or failing and still to be retried.
+        .where((eb) => eb.or([eb('d.status', '=', 'failed'), eb.and([eb('d.status', '=', 'pending'), eb('d.attempts', '>', 0)])]))
+        .orderBy('d.updated_at', 'desc')
+        .orderBy('d.id', 'desc')
+        .limit(limit)
+        .execute()
+    );
   }
 }

@@ -138,6 +138,32 @@ export class WebhookEndpointService {
     });
   }
 
+  /** Staff: every endpoint of a profile, both modes (`cli webhooks list`). */
+  async listForStaff(profileId: string) {
+    return (await this.webhooks.listForProfile(profileId)).map((e) => ({
+      ...toEndpointView(e),
+      mode: e.mode,
+      failingSince: e.failing_since === null ? null : Number(e.failing_since),
+    }));
+  }
+
+  /** Staff: a profile's latest deliveries whose last attempt failed (`cli webhooks failures`). */
+  async recentFailures(profileId: string, limit: number) {
+    return (await this.webhooks.recentFailures(profileId, limit)).map((d) => ({
+      deliveryId: Number(d.id),
+      eventId: d.event_id,
+      eventType: d.event_type,
+      endpointId: d.endpoint_id,
+      url: d.url,
+      mode: d.mode,
+      status: d.status,
+      attempts: Number(d.attempts),
+      lastAttemptAt: d.last_attempt_at === null ? null : Number(d.last_attempt_at),
+      lastStatusCode: d.last_status_code,
+      lastError: d.last_error,
+    }));
+  }
+
   /** Staff: disable any endpoint (`cli webhooks disable`). False when it was disabled already. */
   async disableForStaff(endpointId: string, reason: string): Promise<boolean> {
     if (!(await this.webhooks.findEndpoint(endpointId)))

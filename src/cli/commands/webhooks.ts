@@ -1,0 +1,81 @@
+import type { Command } from 'commander';
+import { DomainError } from '../../domain/errors.js';
+import { CliError, withRuntime } from '../runtime.js';
+
+const iso = (ms: number | null) => (ms === null ? '-' : new Date(ms).toISOString());
+
+function parseLimit(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 1000)
+    throw new CliError('--limit must be an integer from 1 to 1000');
+  return Number(value);
+}
+
+export function register(program: Command): void {
+  const webhooks = program.command('webhooks').description("partners' webhook endpoints and their failing deliveries");
+
+  webhooks
+    .command('list')
+    .requiredOption('--profile <id>', 'the partner profile')
+    .description("a profile's webhook endpoints in both modes, newest first (secrets are never shown)")
+    .action(async (opts: { profile: string }) => {
+      await withRuntime(
+        async ({ ctx }) => {
+          const endpoints = await ctx.webhookEndpoints.listForStaff(opts.profile);
+          if (endpoints.length === 0) console.log(`no webhook endpoints for ${opts.profile}`);
+          for (const e of endpoints) {
+            const state = e.status === 'enabled' ? 'enabled' : `disabled (${e.disabledReason ?? 'no reason'})`;
+            const failing = e.failingSince === null ? '' : `  failing since ${iso(e.failingSince)}`;
+            console.log(
+              `${e._id}  ${e.mode}  ${state}  ${e.url}  events ${e.events.join(',')}  created ${iso(e.createdAt)}${failing}`,
+            );
+          }
+        },
+        { logLevel: 'warn' },
+      );
+    });
+
+  webhooks
+    .command('failures')
+    .requiredOption('--profile <id>', 'the partner profile')
+    .option('--limit <n>', 'how many, latest first', '50')
+    .description("a profile's deliveries whose last attempt failed: failed for good, or still being retried")
+    .action(async (opts: { profile: string; limit: string }) => {
+      const limit = parseLimit(opts.limit);
+      await withRuntime(
+        async ({ ctx }) => {
+          const failures = await ctx.webhookEndpoints.recentFailures(opts.profile, limit);
+          if (failures.length === 0) console.log(`no failing webhook deliveries for ${opts.profile}`);
+          for (const d of failures) {
+            const outcome = d.lastStatusCode === null ? (d.lastError ?? 'no answer') : `HTTP ${d.lastStatusCode}`;
+            const state = d.status === 'failed' ? 'failed' : 'retrying';
+            console.log(
+              `${d.eventId}  ${d.eventType}  ${d.mode}  ${state}  ${d.attempts} attempt(s)  last ${iso(d.lastAttemptAt)} ${outcome}  → ${d.endpointId} ${d.url}`,
+            );
+          }
+        },
+        { logLevel: 'warn' },
+      );
+    });
+
+  webhooks
+    .command('disable')
+    .argument('<endpointId>', 'the endpoint (we_…)')
+    .requiredOption('--reason <text>', 'why (shown to the partner on the endpoint)')
+    .description('disable a webhook endpoint: its pending deliveries stop; the partner can create a new one')
+    .action(async (endpointId: string, opts: { reason: string }) => {
+      const reason = opts.reason.trim();
+      if (reason === '') throw new CliError('--reason must not be empty');
+      await withRuntime(
+        async ({ ctx }) => {
+          try {
+            const changed = await ctx.webhookEndpoints.disableForStaff(endpointId, reason);
+            console.log(changed ? `disabled ${endpointId}: ${reason}` : `${endpointId} was already disabled`);
+          } catch (error) {
+            if (error instanceof DomainError) throw new CliError(`refused: ${error.message}`);
+            throw error;
+          }
+        },
+        { logLevel: 'warn' },
+      );
+    });
+}
