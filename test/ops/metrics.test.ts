@@ -5,7 +5,10 @@ import { startMetricsListener } from '../../src/ops/listeners.js';
 import { createWorker } from '../../src/worker/index.js';
 import { createTestApp, TEST_DIALECT, type TestApp } from '../helpers/app.js';
 import { KEYS } from '../helpers/keys.js';
+import { startReceiver } from '../helpers/receiver.js';
+import { waitFor } from '../helpers/wait.js';
 import { buySingle } from '../orders/support.js';
+import { createEndpoint, startWorkers, webhookApp } from '../webhooks/support.js';
 
 const TOKEN = 'metrics-token-0123456789abcdef';
 
@@ -105,6 +108,26 @@ describe(`GET /metrics (${TEST_DIALECT})`, () => {
       }
       assert.ok((sample(text, 'partner_api_process_resident_memory_bytes') ?? 0) > 0, 'default process metrics');
     });
+  });
+
+  test('webhook attempts are counted by result', async (c) => {
+    const t = await webhookApp(c, { env: { METRICS_TOKEN: TOKEN } });
+    const receiver = await startReceiver((_r, n) => ({ status: n === 0 ? 500 : 200 }));
+    c.after(() => receiver.close());
+    await createEndpoint(t, KEYS.superLive, receiver.url);
+    startWorkers(t, c);
+    const requested = await t.call('POST', '/api/v1/top-ups/request', {
+      key: KEYS.superLive,
+      body: { amount: 10, method: 'momo', reference: 'MET-1' },
+    });
+    assert.equal(requested.status, 201, JSON.stringify(requested.body));
+    await t.ctx.topUps.approve(requested.body.data._id, 'staff@test');
+    const text = await waitFor('the retried delivery to succeed', async () => {
+      const res = await t.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${TOKEN}` } });
+      return sample(res.body, 'partner_api_webhook_attempts_total', { result: 'succeeded' }) === 1 ? res.body : undefined;
+    });
+    assert.equal(sample(text, 'partner_api_webhook_attempts_total', { result: 'retrying' }), 1);
+    assert.equal(receiver.received.length, 2);
   });
 
   test('without METRICS_TOKEN or METRICS_PORT it does not exist (404), and nothing is counted', async () => {
