@@ -13,7 +13,9 @@ import { idempotentPosts } from './http/plugins/idempotency.js';
 import { registerRateLimits } from './http/plugins/rate-limits.js';
 import { ErrorEnvelope } from './http/responses.js';
 import { RouteIndex } from './http/route-index.js';
+import { requestMetrics } from './http/plugins/request-metrics.js';
 import { healthRoutes } from './http/routes/health.js';
+import { metricsRoutes } from './http/routes/metrics.js';
 import { docsOptions } from './http/docs.js';
 import { swaggerOptions } from './http/openapi.js';
 import { validatorCompiler } from './http/validation.js';
@@ -26,10 +28,14 @@ import { resultCheckerRoutes } from './modules/result-checker/routes.js';
 import { topUpRoutes } from './modules/top-ups/routes.js';
 import { walletRoutes } from './modules/wallet/routes.js';
 import { webhookRoutes } from './modules/webhooks/routes.js';
+import type { Lifecycle } from './ops/lifecycle.js';
+import { metricsFor } from './ops/metrics.js';
 
 export interface BuildAppOptions {
   /** The process logger; omitted in tests, which keep the app silent. */
   logger?: FastifyBaseLogger;
+  /** What GET /readyz reports (the serve command's; omitted: always ready). */
+  lifecycle?: Lifecycle;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
@@ -85,6 +91,11 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     done();
   });
 
+  // Metrics are counted only when they are exposed somewhere (METRICS_TOKEN or METRICS_PORT).
+  const ops = ctx.config.operations;
+  const metrics = ops.metricsToken !== null || ops.metricsPort !== null ? metricsFor(ctx) : null;
+  if (metrics) requestMetrics(app, metrics);
+
   // SQLite's group commit makes a commit visible to reads while its fsync still runs (see WalSync):
   // no reply leaves before everything it could have read is on disk. Nothing to wait for on PostgreSQL.
   app.addHook('onSend', (_request, _reply, payload, done) => {
@@ -115,7 +126,11 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     maxAge: 600,
   });
 
-  await app.register(healthRoutes, { database: ctx.database });
+  await app.register(healthRoutes, { database: ctx.database, ...(options.lifecycle ? { lifecycle: options.lifecycle } : {}) });
+  await app.register(metricsRoutes, {
+    registry: ops.metricsToken !== null && metrics ? metrics.registry : null,
+    token: ops.metricsToken,
+  });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   app.get('/openapi.yaml', { schema: { hide: true } }, async (_request, reply) =>
     reply.type('application/yaml; charset=utf-8').send(app.swagger({ yaml: true })),

@@ -37,6 +37,8 @@ export interface Config {
   webhooks: WebhookSettings;
   /** The staff console under /console (docs/console.md). */
   console: ConsoleSettings;
+  /** Operations: metrics exposure and shutdown (docs/deployment.md). */
+  operations: OperationsSettings;
 }
 
 export interface ConsoleSettings {
@@ -46,6 +48,19 @@ export interface ConsoleSettings {
   sessionTtlMs: number;
   /** The session cookie is sent over HTTPS only (CONSOLE_COOKIE_SECURE; default true when NODE_ENV=production). */
   secureCookie: boolean;
+}
+
+export interface OperationsSettings {
+  /** Bearer token that GET /metrics requires on the API listener (METRICS_TOKEN); null: not served there. */
+  metricsToken: string | null;
+  /** A separate listener serving only /metrics, without a token (METRICS_PORT); null: none. */
+  metricsPort: number | null;
+  /** Host of that listener (METRICS_HOST, default 127.0.0.1). */
+  metricsHost: string;
+  /** After SIGTERM, how long /readyz answers 503 before the listener closes (SHUTDOWN_GRACE_MS). */
+  shutdownGraceMs: number;
+  /** How long a worker's heartbeat may be silent before other workers take its claims over (WORKER_HEARTBEAT_TIMEOUT_MS). */
+  heartbeatTimeoutMs: number;
 }
 
 export interface WebhookSettings {
@@ -259,5 +274,21 @@ export function loadConfig(env: Env = process.env): Config {
       sessionTtlMs: intVar(env, 'CONSOLE_SESSION_TTL_MINUTES', 480, 1, 7 * 24 * 60) * 60_000,
       secureCookie: booleanVar(env, 'CONSOLE_COOKIE_SECURE', nodeEnv === 'production'),
     },
+    operations: operationsVars(env),
+  };
+}
+
+function operationsVars(env: Env): OperationsSettings {
+  const token = env.METRICS_TOKEN?.trim() || null;
+  if (token !== null && !/^[\x21-\x7e]{16,256}$/.test(token)) {
+    throw new ConfigError('METRICS_TOKEN', 'must be 16 to 256 printable characters without spaces (openssl rand -hex 32)');
+  }
+  const port = env.METRICS_PORT?.trim() ? intVar(env, 'METRICS_PORT', 0, 0, 65535) : null;
+  return {
+    metricsToken: token,
+    metricsPort: port,
+    metricsHost: env.METRICS_HOST?.trim() || '127.0.0.1',
+    shutdownGraceMs: intVar(env, 'SHUTDOWN_GRACE_MS', 0, 0, 600_000),
+    heartbeatTimeoutMs: intVar(env, 'WORKER_HEARTBEAT_TIMEOUT_MS', 5_000, 1_000, 600_000),
   };
 }

@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { AppContext } from './context.js';
 import { buildApp } from './app.js';
+import { Lifecycle } from './ops/lifecycle.js';
+import { startMetricsListener } from './ops/listeners.js';
 
 /** Something that runs beside the HTTP server (the worker) and must stop cleanly. */
 export interface BackgroundTask {
@@ -15,25 +17,38 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Listens, and on SIGINT/SIGTERM stops taking requests, lets background work finish, then closes. */
+/**
+ * Listens, and on SIGINT/SIGTERM shuts down gracefully: /readyz turns 503 at once; after
+ * SHUTDOWN_GRACE_MS (time for a load balancer to notice) the listener stops accepting and the
+ * requests in flight finish; then the background tasks (the worker) finish their batches and sends,
+ * and the database is closed.
+ */
 export async function startServer(
   ctx: AppContext,
   logger: Logger,
   background: BackgroundTask[] = [],
   onClosed: () => Promise<void> = async () => {},
+  lifecycle: Lifecycle = new Lifecycle(),
 ): Promise<RunningServer> {
-  const app = await buildApp(ctx, { logger });
+  const app = await buildApp(ctx, { logger, lifecycle });
   await app.listen({ port: ctx.config.port, host: ctx.config.host });
+  lifecycle.set('ready');
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : ctx.config.port;
   const shownHost = ctx.config.host === '0.0.0.0' || ctx.config.host === '::' ? 'localhost' : ctx.config.host;
   const url = `http://${shownHost}:${port}`;
+  const metrics = await startMetricsListener(ctx, logger);
 
   let closing: Promise<void> | null = null;
   const close = () => {
     closing ??= (async () => {
+      lifecycle.set('stopping');
+      const grace = ctx.config.operations.shutdownGraceMs;
+      if (grace > 0) await new Promise((resolve) => setTimeout(resolve, grace));
       await app.close();
+      logger.info({}, 'listener closed, requests in flight answered');
       for (const task of background) await task.stop();
+      await metrics?.close();
       await onClosed();
     })();
     return closing;
@@ -42,7 +57,10 @@ export async function startServer(
     process.once(signal, () => {
       logger.info({ signal }, 'shutting down');
       close().then(
-        () => process.exit(0),
+        () => {
+          logger.info({}, 'shut down cleanly');
+          process.exit(0);
+        },
         (error: unknown) => {
           logger.error({ err: error }, 'shutdown failed');
           process.exit(1);

@@ -2,6 +2,7 @@
 import { Command, CommanderError } from 'commander';
 import { createRequire } from 'node:module';
 import * as audit from './commands/audit.js';
+import * as backupCommands from './commands/backup.js';
 import * as demo from './commands/demo.js';
 import * as importCommand from './commands/import.js';
 import * as keys from './commands/keys.js';
@@ -26,7 +27,7 @@ const program = new Command('partner-api')
   .showHelpAfterError()
   .exitOverride();
 
-for (const group of [serve, migrate, importCommand, keys, worker, demo, topups, rc, orders, ledger, webhooks, profiles, staff, audit]) {
+for (const group of [serve, migrate, importCommand, keys, worker, demo, topups, rc, orders, ledger, webhooks, profiles, staff, audit, backupCommands]) {
   group.register(program);
 }
 

@@ -52,6 +52,8 @@ export interface RuntimeOptions {
   longRunning?: boolean;
   /** The environment the config is read from (default: process.env). */
   env?: NodeJS.ProcessEnv;
+  /** Started before the migrations run, stopped (the function it resolves to) once they are done: serve's boot listener. */
+  whileMigrating?: (config: Config, logger: Logger) => Promise<() => Promise<void>>;
 }
 
 /** Config, database (migrated), credentials key and services: what every command starts from. */
@@ -65,7 +67,16 @@ export async function openRuntime(options: RuntimeOptions = {}): Promise<Runtime
       : {}),
   });
   try {
-    const applied = await migrateToLatest(database);
+    const stopBoot = options.whileMigrating ? await options.whileMigrating(config, logger) : null;
+    let applied: string[];
+    try {
+      applied = await migrateToLatest(database, {
+        onNewerSchema: (names) =>
+          logger.warn({ migrations: names }, 'the database has migrations of a newer release; running on it without them (rolled back?)'),
+      });
+    } finally {
+      await stopBoot?.();
+    }
     if (applied.length) logger.info({ migrations: applied }, 'database migrated');
     const cipher = credentialsCipher(config, database, (message) => logger.warn(message));
     const ctx = createContext(config, database, logger, cipher);

@@ -12,7 +12,13 @@ import { withStatementCache } from './sqlite-statements.js';
 import { Statements, type Bound } from './statements.js';
 import { inUnit, type DirectRunner, type Tx } from './unit-of-work.js';
 import { WalSync } from './wal-sync.js';
-import { DatabaseUnavailableError, ensureSqliteDirectory, postgresConnectReason, redactDatabaseUrl, sqliteOpenReason } from './unavailable.js';
+import {
+  DatabaseUnavailableError,
+  ensureSqliteDirectory,
+  postgresConnectReason,
+  redactDatabaseUrl,
+  sqliteOpenReason,
+} from './unavailable.js';
 
 export { DatabaseUnavailableError } from './unavailable.js';
 
@@ -55,7 +61,27 @@ export interface Database {
    * before this settles. PostgreSQL makes a commit visible only once it is durable: always null.
    */
   whenDurable(): Promise<void> | null;
+  /** Sets what is told of group commits and WAL syncs (SQLite; nothing on PostgreSQL). One observer at a time. */
+  observe(observer: DatabaseObserver): void;
+  /** PostgreSQL: the pool's connections now; null on SQLite. */
+  poolUsage(): PoolUsage | null;
   close(): Promise<void>;
+}
+
+/** What the database reports for metrics (set from the composition root; no metrics library here). */
+export interface DatabaseObserver {
+  /** A group commit ran `units` units of work in one transaction, taking `seconds` from BEGIN to COMMIT. */
+  groupCommit?(units: number, seconds: number): void;
+  /** An fdatasync of the WAL took `seconds`. */
+  walSync?(seconds: number): void;
+}
+
+export interface PoolUsage {
+  /** Connections open (busy or idle), the idle ones, requests waiting for one, and the pool's maximum. */
+  total: number;
+  idle: number;
+  waiting: number;
+  max: number;
 }
 
 export interface ConnectOptions {
@@ -126,13 +152,18 @@ function connectSqlite(url: string, options: ConnectOptions): Database {
   };
   const readerStatements = withStatementCache(readerHandle);
   // FULL is kept with the fsync off the event loop (see WalSync); other levels are SQLite's own.
-  const walSync = synchronous === 'FULL' ? new WalSync(`${path.resolve(file)}-wal`) : null;
+  const observer: { current: DatabaseObserver } = { current: {} };
+  const walSync =
+    synchronous === 'FULL'
+      ? new WalSync(`${path.resolve(file)}-wal`, undefined, (seconds) => observer.current.walSync?.(seconds))
+      : null;
   const read = new Kysely<DB>({ dialect: new SqliteDialect({ database: readerStatements }) });
   const committer = new GroupCommitter(db, {
     maxBatch: (options.groupCommit ?? true) ? 256 : 1,
     inTransaction: () => writerHandle.inTransaction,
     direct: runOnWriter,
     ...(walSync ? { walSync } : {}),
+    onBatch: (units, seconds) => observer.current.groupCommit?.(units, seconds),
   });
   const statements = new Statements(db, 'sqlite');
   // A unit's statements run directly on the writer: the same connection, in the same transaction.
@@ -148,11 +179,16 @@ function connectSqlite(url: string, options: ConnectOptions): Database {
     singleStatement: unit,
     snapshot: (work) => read.transaction().execute((trx) => inUnit(trx, statements, null, work)),
     // better-sqlite3 runs the statement synchronously, so it cannot interleave with Kysely's use of the handle.
-    readRows: <R>(statement: Bound<R>) => Promise.resolve(readerStatements.prepare(statement.sql).all(statement.parameters) as R[]),
+    readRows: <R>(statement: Bound<R>) =>
+      Promise.resolve(readerStatements.prepare(statement.sql).all(statement.parameters) as R[]),
     async ping() {
       await sql`select 1`.execute(read);
     },
     whenDurable: () => (walSync?.behind ? walSync.durable() : null),
+    observe(next) {
+      observer.current = next;
+    },
+    poolUsage: () => null,
     async close() {
       // Syncs still running finish first: the writer's close may checkpoint and delete the WAL.
       await walSync?.close();
@@ -235,12 +271,18 @@ async function connectPostgres(url: string, options: ConnectOptions): Promise<Da
         .execute((trx) => inUnit(trx, statements, null, work)),
     whenDurable: () => null,
     async readRows<R>(statement: Bound<R>) {
-      const result = await pool.query({ name: statements.nameOf(statement.sql), text: statement.sql, values: [...statement.parameters] });
+      const result = await pool.query({
+        name: statements.nameOf(statement.sql),
+        text: statement.sql,
+        values: [...statement.parameters],
+      });
       return result.rows as R[];
     },
     async ping() {
       await sql`select 1`.execute(db);
     },
+    observe() {},
+    poolUsage: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max }),
     async close() {
       await db.destroy();
     },

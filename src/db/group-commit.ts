@@ -28,6 +28,8 @@ export interface GroupCommitOptions {
   walSync?: WalSync;
   /** Runs SQL directly on the writer connection (the group's own statements), skipping Kysely's executor. */
   direct?: DirectRunner;
+  /** Told of each transaction that committed: how many units it held and how long it ran (metrics). */
+  onBatch?(units: number, seconds: number): void;
 }
 
 /**
@@ -74,6 +76,7 @@ export class GroupCommitter {
     const outcomes: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
     const { walSync } = this.options;
     let durable: Promise<void> = Promise.resolve();
+    const began = process.hrtime.bigint();
     try {
       await this.db.connection().execute(async (conn) => {
         const { direct } = this.options;
@@ -119,6 +122,7 @@ export class GroupCommitter {
       for (const unit of batch) unit.reject(error);
       return;
     }
+    this.options.onBatch?.(batch.length, Number(process.hrtime.bigint() - began) / 1e9);
     // Not awaited: the next group runs while this one's commit is being synced.
     durable.then(
       () => {

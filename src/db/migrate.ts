@@ -1,4 +1,4 @@
-import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import type { Database } from './connection.js';
 import type { DialectName } from './dialect.js';
 import * as initial from './migrations/0001_initial.js';
@@ -11,6 +11,7 @@ import * as idempotencyKeys from './migrations/0007_idempotency_keys.js';
 import * as sandboxPollCalls from './migrations/0008_sandbox_poll_calls.js';
 import * as eventsAndWebhooks from './migrations/0009_events_and_webhooks.js';
 import * as consoleTables from './migrations/0010_console.js';
+import * as workerHeartbeats from './migrations/0011_worker_heartbeats.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: DialectName): Promise<void>;
@@ -28,6 +29,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0008_sandbox_poll_calls': sandboxPollCalls,
   '0009_events_and_webhooks': eventsAndWebhooks,
   '0010_console': consoleTables,
+  '0011_worker_heartbeats': workerHeartbeats,
 };
 
 class StaticProvider implements MigrationProvider {
@@ -52,8 +54,37 @@ function isCatalogueRace(error: unknown): boolean {
   return typeof code === 'string' && UNDEFINED_OBJECT_CODES.has(code);
 }
 
+/** Names of the migrations recorded as applied in the database (none when it was never migrated). */
+async function appliedNames(database: Database): Promise<string[]> {
+  const table = database.pgSchema ? sql.id(database.pgSchema, 'kysely_migration') : sql.id('kysely_migration');
+  try {
+    const { rows } = await sql<{ name: string }>`select name from ${table}`.execute(database.db);
+    return rows.map((r) => r.name);
+  } catch {
+    return [];
+  }
+}
+
+export interface MigrateOptions {
+  /**
+   * Told when the database carries migrations of a newer release (after a rollback of the code):
+   * every migration this release knows is applied, so it runs on that schema instead of refusing
+   * to start. Migrations are additive (docs/deployment.md); the changelog names any that is not.
+   */
+  onNewerSchema?(names: string[]): void;
+}
+
 /** Applies pending migrations; returns the names applied. Throws with the failing migration named. */
-export async function migrateToLatest(database: Database): Promise<string[]> {
+export async function migrateToLatest(database: Database, options: MigrateOptions = {}): Promise<string[]> {
+  const applied = await appliedNames(database);
+  const unknown = applied.filter((name) => !(name in MIGRATIONS));
+  if (unknown.length > 0) {
+    const last = Object.keys(MIGRATIONS).sort().at(-1) ?? '';
+    const newer = unknown.every((name) => name > last) && Object.keys(MIGRATIONS).every((name) => applied.includes(name));
+    if (!newer) throw new Error(`the database has migrations this release does not know: ${unknown.join(', ')}`);
+    options.onNewerSchema?.(unknown);
+    return [];
+  }
   const migrator = new Migrator({
     db: database.db,
     provider: new StaticProvider(database.dialect),

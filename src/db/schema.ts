@@ -422,6 +422,13 @@ export interface DB {
   staff_accounts: StaffAccountsTable;
   staff_sessions: StaffSessionsTable;
   audit_log: AuditLogTable;
+  worker_heartbeats: WorkerHeartbeatsTable;
+}
+
+export interface WorkerHeartbeatsTable {
+  worker_id: string;
+  started_at: number;
+  beat_at: number;
 }
 
 export type ProfileRow = Selectable<ProfilesTable>;

@@ -93,7 +93,13 @@ export class Statements {
     const compiled = this.shape(`insert ${table}(${columns.join(',')})`, () =>
       this.builder.insertInto(table).values(Object.fromEntries(columns.map((c, i) => [c, placeholder(i)])) as Insertable<DB[T]>),
     );
-    return { sql: compiled.sql, parameters: bindSlots(compiled, columns.map((c) => record[c] ?? null)) };
+    return {
+      sql: compiled.sql,
+      parameters: bindSlots(
+        compiled,
+        columns.map((c) => record[c] ?? null),
+      ),
+    };
   }
 
   /** `update <table> set <the given columns> where id = ?`, compiled once per table and set of columns. */

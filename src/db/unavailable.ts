@@ -78,7 +78,11 @@ export function ensureSqliteDirectory(shownUrl: string, file: string, create: bo
   if (stat?.isDirectory()) return;
   if (stat) throw new DatabaseUnavailableError('sqlite', shownUrl, `${dir} is not a directory`);
   if (!create) {
-    throw new DatabaseUnavailableError('sqlite', shownUrl, `directory ${dir} does not exist; create it first (only the default ./data is created automatically)`);
+    throw new DatabaseUnavailableError(
+      'sqlite',
+      shownUrl,
+      `directory ${dir} does not exist; create it first (only the default ./data is created automatically)`,
+    );
   }
   try {
     fs.mkdirSync(dir, { recursive: true });

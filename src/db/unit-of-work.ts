@@ -48,7 +48,7 @@ export class UnitOfWork implements Tx {
   }
 
   get db(): Kysely<DB> {
-    if (this.pending.length > 0) throw new Error('flush() the queued writes before using the unit\'s connection');
+    if (this.pending.length > 0) throw new Error("flush() the queued writes before using the unit's connection");
     return this.handle;
   }
 
@@ -74,7 +74,8 @@ export class UnitOfWork implements Tx {
       for (const statement of batch) await this.run(statement);
       return;
     }
-    for (const part of inOrderedParts(batch)) await this.run(part.length === 1 && part[0] ? part[0] : this.statements.combine(part));
+    for (const part of inOrderedParts(batch))
+      await this.run(part.length === 1 && part[0] ? part[0] : this.statements.combine(part));
   }
 
   private async run(statement: Bound): Promise<QueryResult<unknown>> {

@@ -42,6 +42,8 @@ export class WalSync {
     private readonly walPath: string,
     /** fs.fdatasync; tests pass one they control. */
     private readonly fdatasync: (fd: number, done: (error: NodeJS.ErrnoException | null) => void) => void = fs.fdatasync,
+    /** Told how long each sync took (metrics). */
+    private readonly onSynced: (seconds: number) => void = () => {},
   ) {}
 
   /** True while some commit may be visible to readers and not yet on disk. */
@@ -91,8 +93,10 @@ export class WalSync {
       return;
     }
     this.syncing = true;
+    const began = process.hrtime.bigint();
     this.fdatasync(this.fd, (error) => {
       this.syncing = false;
+      if (!error) this.onSynced(Number(process.hrtime.bigint() - began) / 1e9);
       if (error) {
         this.fail(error);
       } else {

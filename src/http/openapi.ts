@@ -301,6 +301,7 @@ const OPERATION_IDS: Record<string, string> = {
   'delete /api/v1/webhook-endpoints/{endpointId}': 'deleteWebhookEndpoint',
   'post /api/v1/webhook-endpoints/{endpointId}/rotate-secret': 'rotateWebhookSecret',
   'get /healthz': 'getHealth',
+  'get /readyz': 'getReadiness',
 };
 
 function errorResponse(status: number, codes: ErrorCode[]) {
@@ -427,8 +428,8 @@ export function finishDocument({ openapiObject }: { openapiObject: Json }): Json
         operation.security = [];
         for (const [status, response] of Object.entries(operation.responses)) {
           const code = Number(status);
-          operation.responses[status] =
-            code >= 400 ? errorResponse(code, ['INTERNAL_ERROR']) : { ...response, description: 'OK' };
+          // Outside /api/v1 (health, readiness): the route's own shapes, described by status.
+          operation.responses[status] = { ...response, description: code >= 400 ? (STATUS_TEXT[code] ?? 'Error') : 'OK' };
         }
         continue;
       }

@@ -1,5 +1,8 @@
 import type { AppContext } from '../context.js';
+import { metricsFor } from '../ops/metrics.js';
 import { createProviders } from '../provider/index.js';
+import { WorkerRepository } from '../modules/workers/repository.js';
+import { Heartbeat } from './heartbeat.js';
 import { workerOptionsFrom, type WorkerOptions } from './options.js';
 import { WebhookLane, type WebhookLaneOptions } from './webhook-lane.js';
 import { OutboxWorker } from './worker.js';
@@ -21,9 +24,15 @@ export function createWorker(ctx: AppContext, options: Partial<WorkerOptions> = 
         { name: 'purge expired idempotency keys', run: () => ctx.idempotency.purgeOlderThan(ctx.config.idempotencyTtlMs) },
         { name: 'purge expired events', run: () => ctx.events.purgeExpired(ctx.config.webhooks.eventRetentionMs) },
       ],
+      ...(metricsExposed(ctx) ? { observer: metricsFor(ctx).worker } : {}),
     },
     options,
   );
+}
+
+/** Whether this process exposes metrics (METRICS_TOKEN or METRICS_PORT): only then are they counted. */
+function metricsExposed(ctx: AppContext): boolean {
+  return ctx.config.operations.metricsToken !== null || ctx.config.operations.metricsPort !== null;
 }
 
 /** The webhook options of a configuration: the lease outlasts a send's timeout. */
@@ -34,6 +43,7 @@ export function webhookLaneOptions(ctx: AppContext, overrides: Partial<WebhookLa
     perEndpoint: webhooks.perEndpoint,
     leaseMs: webhooks.timeoutMs + 5_000,
     idleMaxMs: 250,
+    ...(metricsExposed(ctx) ? { onResult: (result: string) => metricsFor(ctx).webhookResult(result) } : {}),
     ...overrides,
   };
 }
@@ -51,16 +61,40 @@ export interface RunningWorker {
   stop(): Promise<void>;
 }
 
+/**
+ * The lanes of a worker process, started once its first heartbeat is recorded (so a worker that dies
+ * is known to the others, who take its claims over; see heartbeat.ts). stop() lets batches and sends
+ * in flight finish, then removes the heartbeat.
+ */
 export function startWorker(ctx: AppContext): RunningWorker {
   const outbox = createWorker(ctx, workerOptionsFrom(ctx.config.workerTuning));
   const webhooks = createWebhookLane(ctx, outbox.id);
-  outbox.start();
-  webhooks.start();
+  const heartbeat = new Heartbeat(
+    {
+      database: ctx.database,
+      workers: new WorkerRepository(ctx.database),
+      outbox: ctx.repositories.outbox,
+      webhooks: ctx.repositories.webhooks,
+      log: ctx.log,
+      clock: ctx.clock,
+    },
+    outbox.id,
+    ctx.config.operations.heartbeatTimeoutMs,
+  );
+  let stopping = false;
+  const started = heartbeat.start().then(() => {
+    if (stopping) return;
+    outbox.start();
+    webhooks.start();
+  });
   return {
     id: outbox.id,
     wake: () => outbox.wake(),
     async stop() {
+      stopping = true;
+      await started;
       await Promise.all([outbox.stop(), webhooks.stop()]);
+      await heartbeat.stop();
     },
   };
 }

@@ -11,6 +11,8 @@ export interface WebhookLaneOptions {
   leaseMs: number;
   /** Longest sleep when nothing is due. */
   idleMaxMs: number;
+  /** Told each attempt's result (metrics, set at the composition root): succeeded, retrying, failed or error (not recorded). */
+  onResult?(result: 'succeeded' | 'retrying' | 'failed' | 'error'): void;
 }
 
 /**
@@ -90,6 +92,7 @@ export class WebhookLane {
   private async send(work: DeliveryWork): Promise<void> {
     try {
       const outcome = await this.deliveries.attempt(work, this.workerId);
+      this.options.onResult?.(outcome.result);
       const entry = { worker: this.workerId, ...outcome };
       if (outcome.endpointDisabled !== null) this.log.warn(entry, 'webhook endpoint disabled');
       else if (outcome.result === 'succeeded') this.log.info(entry, 'webhook delivered');
@@ -99,6 +102,7 @@ export class WebhookLane {
           outcome.result === 'failed' ? 'webhook delivery failed for good' : 'webhook delivery will be retried',
         );
     } catch (error) {
+      this.options.onResult?.('error');
       // The lease runs out and the delivery is tried again.
       this.log.error({ err: error, worker: this.workerId, deliveryId: work.id }, 'webhook attempt could not be recorded');
     }

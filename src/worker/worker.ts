@@ -27,6 +27,16 @@ export interface MaintenanceTask {
   run(): Promise<number>;
 }
 
+/** What the worker reports for metrics (set at the composition root; no metrics library here). */
+export interface WorkerObserver {
+  /** A claimed batch of `rows` finished its steps after `seconds`. */
+  batch?(rows: number, seconds: number): void;
+  /** A provider call failed (`retryable`: it will be tried again). */
+  providerError?(provider: string, step: 'submit' | 'poll', retryable: boolean): void;
+  /** A delivery of `mode` reached its final state in this worker. */
+  settled?(mode: string, outcome: 'completed' | 'failed'): void;
+}
+
 export interface WorkerDeps {
   database: Database;
   outbox: OutboxRepository;
@@ -35,6 +45,7 @@ export interface WorkerDeps {
   log: WorkerLogger;
   clock?: Clock;
   maintenance?: MaintenanceTask[];
+  observer?: WorkerObserver;
 }
 
 /** How often the maintenance tasks run. */
@@ -175,20 +186,25 @@ export class OutboxWorker {
 
   private claim(): Promise<ClaimedRow[]> {
     return this.write((tx) =>
-      this.deps.outbox.claimDue(tx, { workerId: this.id, now: this.clock(), leaseMs: this.options.leaseMs, limit: this.options.batchSize }),
+      this.deps.outbox.claimDue(tx, {
+        workerId: this.id,
+        now: this.clock(),
+        leaseMs: this.options.leaseMs,
+        limit: this.options.batchSize,
+      }),
     );
   }
 
   /** Every row of a claimed batch, concurrently; never rejects (a failed step is retried later). */
   private async processBatch(claimed: ClaimedRow[]): Promise<void> {
     // One read for the whole batch (items as they are now, after the claim committed).
-    const items = await this.deps.deliveries
-      .itemsOf(claimed)
-      .catch((error: unknown) => {
-        this.deps.log.error({ err: error, worker: this.id }, 'reading the claimed items failed');
-        return null;
-      });
+    const items = await this.deps.deliveries.itemsOf(claimed).catch((error: unknown) => {
+      this.deps.log.error({ err: error, worker: this.id }, 'reading the claimed items failed');
+      return null;
+    });
+    const began = process.hrtime.bigint();
     await Promise.all(claimed.map((row) => this.process(row, items)));
+    this.deps.observer?.batch?.(claimed.length, Number(process.hrtime.bigint() - began) / 1e9);
   }
 
   /** Runs every maintenance task once (a failing one is logged and tried again next time). */
@@ -263,6 +279,7 @@ export class OutboxWorker {
         'submit',
       );
     } catch (error) {
+      this.providerFailed(provider.name, 'submit', error);
       if (error instanceof ProviderError && !error.retryable) {
         // Refused outright: nothing was delivered, so the hold goes back to available.
         const settled = await deliveries.settle({
@@ -273,6 +290,7 @@ export class OutboxWorker {
           from: ['pending'],
           now: this.clock(),
         });
+        if (settled) this.deps.observer?.settled?.(item.mode, 'failed');
         this.deps.log.warn({ worker: this.id, itemId: item.id, settled, reason: error.message }, 'submission refused');
         return;
       }
@@ -304,13 +322,11 @@ export class OutboxWorker {
     }
     const attempt = Number(item.attempt);
     let result: PollResult;
+    const provider = this.deps.providers.forMode(item.mode);
     try {
-      result = await withTimeout(
-        this.deps.providers.forMode(item.mode).poll(item.provider_ref),
-        this.options.providerTimeoutMs,
-        'poll',
-      );
+      result = await withTimeout(provider.poll(item.provider_ref), this.options.providerTimeoutMs, 'poll');
     } catch (error) {
+      this.providerFailed(provider.name, 'poll', error);
       // Even a permanent poll error proves nothing about delivery: keep asking (backoff), and
       // `cli orders stuck` reports the order if it never resolves.
       await this.retryLater(row, describe(error));
@@ -323,11 +339,23 @@ export class OutboxWorker {
       return;
     }
     const outcome: ProviderOutcome = result;
-    const settled = await deliveries.settle({ itemId: item.id, orderId: item.order_id, attempt, outcome, from: ['processing'], now });
+    const settled = await deliveries.settle({
+      itemId: item.id,
+      orderId: item.order_id,
+      attempt,
+      outcome,
+      from: ['processing'],
+      now,
+    });
+    if (settled) this.deps.observer?.settled?.(item.mode, outcome.status);
     this.deps.log.info(
       { worker: this.id, orderId: item.order_id, itemId: item.id, attempt, outcome: outcome.status, settled },
       'delivery settled',
     );
+  }
+
+  private providerFailed(provider: string, step: 'submit' | 'poll', error: unknown): void {
+    this.deps.observer?.providerError?.(provider, step, !(error instanceof ProviderError) || error.retryable);
   }
 
   /** A one-statement write (on SQLite it joins a group commit like every unit of work). */
@@ -338,7 +366,10 @@ export class OutboxWorker {
   private async retryLater(row: ClaimedRow, error: string): Promise<void> {
     const tries = row.tries + 1;
     const runAt = this.clock() + backoffDelay(tries, this.options);
-    this.deps.log.warn({ worker: this.id, outboxId: row.id, itemId: row.order_item_id, tries, error }, 'provider step will be retried');
+    this.deps.log.warn(
+      { worker: this.id, outboxId: row.id, itemId: row.order_item_id, tries, error },
+      'provider step will be retried',
+    );
     await this.write((tx) => this.deps.outbox.reschedule(tx, row.id, this.id, { runAt, error }));
   }
 }

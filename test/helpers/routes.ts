@@ -47,6 +47,8 @@ export const msisdn = (n: number) => `024470${String(100 + (n % 9800)).padStart(
 
 export const ROUTES: RouteCase[] = [
   { method: 'GET', url: '/healthz', kind: 'public' },
+  { method: 'GET', url: '/readyz', kind: 'public' },
+  { method: 'GET', url: '/metrics', kind: 'public' },
   { method: 'GET', url: '/openapi.json', kind: 'public' },
   { method: 'GET', url: '/openapi.yaml', kind: 'public' },
   // The API reference page (Scalar) and its script, served from the installed package.

@@ -60,42 +60,32 @@ describe('webhook delivery (integrator-features §2)', () => {
     );
   });
 
-  test('a delivery whose schedule runs out is failed after ten attempts; its endpoint is disabled if that took three days', async (c) => {
-    // At 1/200 000 the nine retries (75 h 35 min unscaled) take about 1.4 s.
+  test('a delivery whose schedule runs out is failed after ten attempts', async (c) => {
+    // At 1/200 000 the nine retries (75 h 35 min unscaled) take about 1.4 s. Other events to the same
+    // endpoint succeed meanwhile, so the endpoint is not failing as a whole and is never disabled (the
+    // three-day rule has a test of its own): this delivery runs its whole schedule.
     const t = await webhookApp(c, { env: { WEBHOOK_RETRY_SCALE: '0.000005' } });
-    const receiver = await startReceiver(() => ({ status: 500 }));
+    const receiver = await startReceiver((request) => ({ status: request.body.includes('"EXHAUST-1"') ? 500 : 200 }));
     c.after(() => receiver.close());
     await createEndpoint(t, KEYS.superLive, receiver.url);
     startWorkers(t, c);
     const eventId = await topUpEvent(t, 'EXHAUST-1');
+    let others = 0;
     const event = await waitFor('the delivery to fail for good', async () => {
+      await topUpEvent(t, `FINE-${others++}`);
       const shown = await eventOf(t, eventId);
       return shown.deliveries[0]?.status === 'failed' ? shown : undefined;
     });
+    const attempts = event.deliveries[0].attempts as { statusCode: number | null }[];
+    assert.equal(attempts.length, 1 + RETRY_SCHEDULE_MS.length);
     // Each attempt reached the receiver and got its 500, or failed on the way (a connection reset).
-    const attempts = event.deliveries[0].attempts as { statusCode: number | null; attemptedAt: number }[];
     const answered = attempts.filter((a) => a.statusCode !== null);
     assert.ok(answered.every((a) => a.statusCode === 500));
     const received = receiver.withId(eventId).length;
     assert.ok(received >= answered.length && received <= attempts.length, JSON.stringify(attempts));
-    // The tenth attempt comes about 75 h (68–83 h with the jitter) after the first failure; on a busy
-    // machine the attempts' own time adds to the scaled schedule, and three days (1.3 s here) may run
-    // out at the ninth. Either way the endpoint is disabled exactly when it has failed for three days.
-    const threeDays = 3 * 86_400_000 * 0.000005;
-    const failingFor = (attempts.at(-1)?.attemptedAt ?? 0) - (attempts[0]?.attemptedAt ?? 0);
+    assert.equal(event.deliveries[0].nextAttemptAt, null);
     const [endpoint] = (await t.call('GET', '/api/v1/webhook-endpoints', { key: KEYS.superLive })).body.data.endpoints;
-    if (attempts.length < 1 + RETRY_SCHEDULE_MS.length) {
-      assert.equal(attempts.length, RETRY_SCHEDULE_MS.length, JSON.stringify(attempts));
-      assert.ok(failingFor >= threeDays, `disabled after failing for ${failingFor} ms`);
-    } else {
-      assert.equal(attempts.length, 1 + RETRY_SCHEDULE_MS.length);
-    }
-    if (failingFor >= threeDays) {
-      assert.equal(endpoint.status, 'disabled', `failing for ${failingFor} ms`);
-      assert.match(endpoint.disabledReason, /three days/);
-    } else {
-      assert.equal(endpoint.status, 'enabled', `failing for ${failingFor} ms only`);
-    }
+    assert.equal(endpoint.status, 'enabled');
   });
 
   test('410 Gone disables the endpoint at once; its other pending deliveries stop', async (c) => {

@@ -11,8 +11,25 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Health: 200 once migrations are done and the database answers */
+        /** Liveness: 200 once migrations are done and the database answers */
         get: operations["getHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/readyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Readiness: 200 only while the process takes traffic (503 while migrating, stopping, or without its database) */
+        get: operations["getReadiness"];
         put?: never;
         post?: never;
         delete?: never;
@@ -694,14 +711,54 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not ready: `INTERNAL_ERROR` */
+            /** @description Not ready */
             503: {
                 headers: {
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getReadiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description ready, or why not: migrating, stopping, database_unreachable
+                         * @example ready
+                         */
+                        status: "ready" | "migrating" | "stopping" | "database_unreachable";
+                    };
+                };
+            };
+            /** @description Not ready */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * @description ready, or why not: migrating, stopping, database_unreachable
+                         * @example ready
+                         */
+                        status: "ready" | "migrating" | "stopping" | "database_unreachable";
+                    };
                 };
             };
         };

@@ -1,11 +1,13 @@
 import type { Command } from 'commander';
+import { Lifecycle } from '../../ops/lifecycle.js';
+import { startBootListener } from '../../ops/listeners.js';
 import { startServer, type BackgroundTask } from '../../server.js';
 import { openRuntime, type Runtime } from '../runtime.js';
 import { backgroundTasks } from './worker.js';
 
-export async function serve(rt: Runtime): Promise<{ url: string }> {
+export async function serve(rt: Runtime, lifecycle: Lifecycle = new Lifecycle()): Promise<{ url: string }> {
   const tasks: BackgroundTask[] = rt.ctx.config.worker === 'inline' ? backgroundTasks(rt) : [];
-  const server = await startServer(rt.ctx, rt.logger, tasks, () => rt.close());
+  const server = await startServer(rt.ctx, rt.logger, tasks, () => rt.close(), lifecycle);
   rt.logger.info({ url: server.url, worker: rt.ctx.config.worker }, 'partner-api listening');
   return { url: server.url };
 }
@@ -13,8 +15,19 @@ export async function serve(rt: Runtime): Promise<{ url: string }> {
 export function register(program: Command): void {
   program
     .command('serve')
-    .description('run pending migrations, then serve the API (and the worker unless WORKER=off)')
+    .description(
+      'run pending migrations (GET /readyz answers 503 meanwhile), then serve the API (and the worker unless WORKER=off)',
+    )
     .action(async () => {
-      await serve(await openRuntime({ longRunning: true }));
+      const lifecycle = new Lifecycle('migrating');
+      const rt = await openRuntime({
+        longRunning: true,
+        async whileMigrating(config, logger) {
+          const boot = await startBootListener(config);
+          logger.info({ url: boot.url }, 'running migrations; /readyz answers 503 until they are done');
+          return () => boot.close();
+        },
+      });
+      await serve(rt, lifecycle);
     });
 }

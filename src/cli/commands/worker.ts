@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { BackgroundTask } from '../../server.js';
+import { startMetricsListener } from '../../ops/listeners.js';
 import { startInlineWorker, startWorker } from '../../worker/index.js';
 import { openRuntime, type Runtime } from '../runtime.js';
 
@@ -18,6 +19,7 @@ export function register(program: Command): void {
     .action(async () => {
       const rt = await openRuntime({ longRunning: true });
       const worker = startWorker(rt.ctx);
+      const metrics = await startMetricsListener(rt.ctx, rt.logger);
       const signal = await new Promise<NodeJS.Signals>((resolve) => {
         process.once('SIGINT', resolve);
         process.once('SIGTERM', resolve);
@@ -25,8 +27,10 @@ export function register(program: Command): void {
       rt.logger.info({ signal, worker: worker.id }, 'stopping worker');
       try {
         await worker.stop();
+        await metrics?.close();
       } finally {
         await rt.close();
       }
+      rt.logger.info({ worker: worker.id }, 'worker stopped cleanly');
     });
 }

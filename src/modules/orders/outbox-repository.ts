@@ -98,6 +98,29 @@ export class OutboxRepository {
     return times.length === 0 ? null : Math.min(...times);
   }
 
+  /** Ends now every lease held by `workerIds` (dead workers): their rows are claimable at once. Returns how many. */
+  async releaseClaimsOf(tx: Tx, workerIds: readonly string[], now: number): Promise<number> {
+    if (workerIds.length === 0) return 0;
+    const query = tx.qb
+      .updateTable('outbox')
+      .set({ locked_until: now })
+      .where('locked_by', 'in', [...workerIds])
+      .where('locked_until', '>', now);
+    return Number((await tx.execute(query)).numAffectedRows ?? 0);
+  }
+
+  /** Rows in the outbox and the creation time of the oldest (null when empty), for metrics. */
+  async stats(): Promise<{ depth: number; oldestCreatedAt: number | null }> {
+    const row = await this.database.read
+      .selectFrom('outbox')
+      .select((eb) => [eb.fn.countAll<number>().as('depth'), eb.fn.min('created_at').as('oldest')])
+      .executeTakeFirst();
+    return {
+      depth: Number(row?.depth ?? 0),
+      oldestCreatedAt: row?.oldest === null || row?.oldest === undefined ? null : Number(row.oldest),
+    };
+  }
+
   /** After a submission was accepted: poll next, at `runAt`. Only the lease holder may do this. */
   async markSubmitted(tx: Tx, id: number, workerId: string, runAt: number): Promise<boolean> {
     return Number((await tx.execute(this.q.submitted(id, workerId, runAt))).numAffectedRows ?? 0) > 0;

@@ -115,6 +115,17 @@ export class WebhookRepository {
     this.q = webhookStatements(database.statements);
   }
 
+  /** Ends now every delivery lease held by `workerIds` (dead workers): those deliveries are claimable at once. */
+  async releaseClaimsOf(tx: Tx, workerIds: readonly string[], now: number): Promise<number> {
+    if (workerIds.length === 0) return 0;
+    const query = tx.qb
+      .updateTable('webhook_deliveries')
+      .set({ locked_until: now })
+      .where('locked_by', 'in', [...workerIds])
+      .where('locked_until', '>', now);
+    return Number((await tx.execute(query)).numAffectedRows ?? 0);
+  }
+
   // ---- endpoints ----
 
   /** Serialises endpoint changes of one profile (PostgreSQL: its row lock; SQLite's writer already does). */

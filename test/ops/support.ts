@@ -1,0 +1,139 @@
+import net from 'node:net';
+import { createTestApp, type TestApp } from '../helpers/app.js';
+import { cliDatabaseEnv } from '../helpers/cli.js';
+import { liveKeyOf, profile, seedWith } from '../orders/support.js';
+
+/** A profile with a wallet no load test empties (1 000 000 GHS live). */
+export const LOAD_PROFILE = 'usr_load';
+export const LOAD_KEY = liveKeyOf(LOAD_PROFILE);
+
+export function loadTestApp(): Promise<TestApp> {
+  return createTestApp({ seed: seedWith([profile(LOAD_PROFILE, 'SuperAgent', { live: 1_000_000 })]) });
+}
+
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  if (typeof address !== 'object' || !address) throw new Error('no port');
+  return address.port;
+}
+
+/** Environment of a CLI process on the test's database (one credentials key for all processes of a test). */
+export function processEnv(t: TestApp, extra: Record<string, string> = {}): Record<string, string> {
+  return { ...cliDatabaseEnv(t.testDb), LOG_LEVEL: 'info', ...extra };
+}
+
+export interface PurchaseLoad {
+  /** Order ids the API acknowledged (200). */
+  acknowledged: string[];
+  /** Other answers by status (a request refused outright, e.g. a connection error, counts as 0). */
+  refused: Map<number, number>;
+  /** Stops sending; resolves once every request in flight has been answered or has failed. */
+  stop(): Promise<void>;
+}
+
+let counter = 0;
+/** A fresh beneficiary each call (never one of the sandbox's test endings 0000–0004). */
+export function loadMsisdn(): string {
+  const c = counter++ % 7_000_000;
+  // Four last digits from 0005 to 9999: no number repeats, none is a test ending.
+  return `024${1_000_000 + Math.floor(c / 9995) * 10_000 + 5 + (c % 9995)}`;
+}
+
+/**
+ * `concurrency` loops, each POSTing buy-single to one of `urls` (round robin) and the next as soon
+ * as the answer comes, until stop(). `msisdn` chooses each beneficiary.
+ */
+export function purchaseLoad(
+  urls: string[],
+  options: { concurrency: number; key?: string; msisdn?: () => string; onAnswer?: (status: number) => void },
+): PurchaseLoad {
+  const acknowledged: string[] = [];
+  const refused = new Map<number, number>();
+  let running = true;
+  let n = 0;
+  const loop = async () => {
+    while (running) {
+      const url = urls[n++ % urls.length];
+      let status = 0;
+      try {
+        const res = await fetch(`${url}/api/v1/data-bundles/buy-single`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-api-key': options.key ?? LOAD_KEY },
+          body: JSON.stringify({
+            operatorId: 'op_a',
+            productId: 'prd_a',
+            packageId: 'pkg_a_1gb',
+            beneficiaryMsisdn: (options.msisdn ?? loadMsisdn)(),
+          }),
+        });
+        status = res.status;
+        const body = (await res.json()) as { data?: { orderId?: string } };
+        if (status === 200 && body.data?.orderId) acknowledged.push(body.data.orderId);
+      } catch {
+        // refused or reset: the process is gone or going
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      if (status !== 200) refused.set(status, (refused.get(status) ?? 0) + 1);
+      options.onAnswer?.(status);
+    }
+  };
+  const loops = Array.from({ length: options.concurrency }, loop);
+  return {
+    acknowledged,
+    refused,
+    async stop() {
+      running = false;
+      await Promise.all(loops);
+    },
+  };
+}
+
+/** Orders of `ids` that are not yet final (completed or failed). */
+export async function openOrders(t: TestApp, ids: readonly string[]): Promise<string[]> {
+  const open: string[] = [];
+  for (let i = 0; i < ids.length; i += 500) {
+    const rows = await t.database.db
+      .selectFrom('orders')
+      .select(['id', 'state'])
+      .where('id', 'in', ids.slice(i, i + 500))
+      .execute();
+    const found = new Map(rows.map((r) => [r.id, r.state]));
+    for (const id of ids.slice(i, i + 500)) {
+      const state = found.get(id);
+      if (state !== 'completed' && state !== 'failed') open.push(id);
+    }
+  }
+  return open;
+}
+
+/**
+ * What must hold once every acknowledged order is final: each delivery of the database was
+ * submitted under one idempotency key (its first attempt) and settled once, and the ledger is clean.
+ */
+export async function deliveryInvariants(t: TestApp): Promise<string[]> {
+  const problems: string[] = [];
+  const items = await t.database.db.selectFrom('order_items').select(['id', 'attempt', 'status']).execute();
+  const submissions = await t.database.db.selectFrom('sandbox_submissions').select(['idempotency_key', 'submit_calls']).execute();
+  const keysPerItem = new Map<string, string[]>();
+  for (const s of submissions) {
+    const item = s.idempotency_key.slice(0, s.idempotency_key.lastIndexOf(':'));
+    keysPerItem.set(item, [...(keysPerItem.get(item) ?? []), s.idempotency_key]);
+  }
+  for (const item of items) {
+    const keys = keysPerItem.get(item.id) ?? [];
+    if (Number(item.attempt) !== 1) problems.push(`item ${item.id} is at attempt ${item.attempt}`);
+    if (keys.length > 1) problems.push(`item ${item.id} was submitted as ${keys.join(', ')}`);
+  }
+  const settles = await t.database.db
+    .selectFrom('ledger_entries')
+    .select((eb) => ['order_item_id', eb.fn.countAll<number>().as('n')])
+    .where('kind', 'in', ['data_settle', 'data_release'])
+    .groupBy('order_item_id')
+    .execute();
+  for (const s of settles) if (Number(s.n) !== 1) problems.push(`item ${s.order_item_id} settled ${s.n} times`);
+  problems.push(...(await t.ctx.ledger.verify()).mismatches);
+  return problems;
+}
