@@ -10,8 +10,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { connect, type Database } from '../src/db/connection.js';
-import { PURCHASE_SCENARIOS, READ_SCENARIOS, type ScenarioName, type ScenarioParams } from './scenarios.js';
-import { buildBenchSeed } from './seed.js';
+import { numberSource, PURCHASE_SCENARIOS, READ_SCENARIOS, type ScenarioName, type ScenarioParams } from './scenarios.js';
+import { buildBenchSeed, BULK_KEY, BULK_PROFILE } from './seed.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = path.join(ROOT, 'dist/cli/index.js');
@@ -22,6 +22,9 @@ const WARMUP_S = Number(process.env.BENCH_WARMUP_S ?? 2);
 /** The ceiling is measured again after every scenario, this long (see the load loop in main). */
 const CEILING_CHECK_S = Math.min(DURATION_S, 5);
 const PROFILES = 300;
+/** BENCH_SCENARIOS=a,b,…: only these scenarios and baselines (all when unset). */
+const ONLY = process.env.BENCH_SCENARIOS ? new Set(process.env.BENCH_SCENARIOS.split(',').map((s) => s.trim())) : null;
+const selected = (name: string) => ONLY === null || ONLY.has(name);
 
 interface LoadResult {
   rps: number;
@@ -104,6 +107,45 @@ async function orderCount(database: Database, scenario: ScenarioName): Promise<n
   return Number((await query.executeTakeFirstOrThrow()).n);
 }
 
+/** Bulk orders of BULK_KEY's SuperAgent, and recipients in each: the page `orders-page-bulk` reads. */
+const BULK_ORDERS = 20;
+const BULK_RECIPIENTS = 20;
+
+/**
+ * Places the bulk orders of `orders-page-bulk` through the API, one after the other (so each is
+ * newer than the last), and waits until the worker has delivered every recipient: the page then
+ * shows 20 completed bulk orders, as a reseller's history would. Numbers come from run space 0,
+ * which no scenario uses.
+ */
+async function placeBulkOrders(serviceUrl: string, catalog: ScenarioParams['catalog'], database: Database): Promise<void> {
+  const number = numberSource(0, 0);
+  for (let i = 0; i < BULK_ORDERS; i++) {
+    const body = {
+      operatorId: catalog.operatorId,
+      productId: catalog.productId,
+      items: Array.from({ length: BULK_RECIPIENTS }, (_, j) => ({
+        packageId: catalog.packageIds[j % catalog.packageIds.length],
+        beneficiaryMsisdn: number(),
+      })),
+    };
+    const response = await fetch(`${serviceUrl}/api/v1/data-bundles/buy-bulk`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': BULK_KEY },
+      body: JSON.stringify(body),
+    });
+    if (!response.ok) throw new Error(`bulk order ${i} for orders-page-bulk: ${response.status} ${await response.text()}`);
+  }
+  if ((await waitForDeliveries(database)) === null) throw new Error('the bulk orders of orders-page-bulk were not delivered');
+  const { n } = await database.read
+    .selectFrom('orders')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('profile_id', '=', BULK_PROFILE)
+    .where('is_bulk', '=', 1)
+    .where('state', '=', 'completed')
+    .executeTakeFirstOrThrow();
+  if (Number(n) !== BULK_ORDERS) throw new Error(`orders-page-bulk: ${n} of ${BULK_ORDERS} bulk orders completed`);
+}
+
 /** Longest wait for the worker to deliver a purchase scenario's orders before going on. */
 const DRAIN_LIMIT_MS = 180_000;
 
@@ -166,6 +208,10 @@ async function main(): Promise<void> {
     LOG_LEVEL: 'warn',
     SANDBOX_SETTLE_MS: '20',
     NODE_ENV: 'production',
+    // The bench measures the service at saturation: the per-key rate limit and the failed-auth
+    // block would turn its load into 429s (0 turns each off).
+    RATE_LIMIT_MAX: '0',
+    RATE_LIMIT_AUTH_FAILURES: '0',
   };
   const children: ChildProcess[] = [];
   const cleanup = async () => {
@@ -215,11 +261,18 @@ async function main(): Promise<void> {
     const rows: Row[] = [];
     /** The ceiling runs after each scenario (the first, full one is the `ceiling` row). */
     const ceilingChecks: number[] = [];
-    let numberSpace = 0;
+    await placeBulkOrders(serviceUrl, catalog, observer);
+    // Run space 0 placed the bulk orders; each scenario run takes the next.
+    let numberSpace = 1;
     started = Date.now();
     for (const connections of connectionCounts) {
       // Each run draws beneficiary numbers from its own space, so no purchase is blocked as in flight.
-      const scenario = (name: ScenarioName): ScenarioParams => ({ name, profiles: PROFILES, numberSpace: numberSpace++, catalog });
+      const scenario = (name: ScenarioName): ScenarioParams => ({
+        name,
+        profiles: PROFILES,
+        numberSpace: numberSpace++,
+        catalog,
+      });
       const measure = (url: string, name: ScenarioName) => {
         if (WARMUP_S > 0) load(url, connections, scenario(name), WARMUP_S);
         return load(url, connections, scenario(name), DURATION_S);
@@ -239,7 +292,7 @@ async function main(): Promise<void> {
       };
 
       // The baselines read the service's own SQLite file (keys, profiles, wallets), one process each.
-      for (const baseline of engine === 'sqlite' ? BASELINES : []) {
+      for (const baseline of engine === 'sqlite' ? BASELINES.filter((b) => selected(b.name)) : []) {
         const port = await freePort();
         const child = spawn(process.execPath, [path.join(ROOT, 'bench/baselines.mjs')], {
           env: {
@@ -259,10 +312,12 @@ async function main(): Promise<void> {
         await new Promise((r) => child.once('exit', r));
         const { ceilingAfter, ceilingRps } = ceilingAround();
         rows.push({ ...result, scenario: baseline.name, connections, ceilingRps, ratio: result.rps / ceilingRps });
-        console.log(`  ${baseline.name} @${connections}: ${Math.round(result.rps)} req/s, p99 ${result.p99} ms; ceiling ${Math.round(ceilingAfter)} req/s after it`);
+        console.log(
+          `  ${baseline.name} @${connections}: ${Math.round(result.rps)} req/s, p99 ${result.p99} ms; ceiling ${Math.round(ceilingAfter)} req/s after it`,
+        );
       }
 
-      for (const name of [...READ_SCENARIOS, ...PURCHASE_SCENARIOS]) {
+      for (const name of [...READ_SCENARIOS, ...PURCHASE_SCENARIOS].filter(selected)) {
         const isPurchase = PURCHASE_SCENARIOS.includes(name);
         if (WARMUP_S > 0) load(serviceUrl, connections, scenario(name), WARMUP_S);
         const before = isPurchase ? await orderCount(observer, name) : 0;
@@ -278,7 +333,9 @@ async function main(): Promise<void> {
         if (deliveredAfterS !== undefined) row.deliveredAfterS = deliveredAfterS;
         rows.push(row);
         const delivered =
-          deliveredAfterS === undefined ? '' : `; delivered ${deliveredAfterS === null ? 'not all within the limit' : `${deliveredAfterS.toFixed(1)} s later`}`;
+          deliveredAfterS === undefined
+            ? ''
+            : `; delivered ${deliveredAfterS === null ? 'not all within the limit' : `${deliveredAfterS.toFixed(1)} s later`}`;
         console.log(
           `  ${name} @${connections}: ${Math.round(result.rps)} req/s, p99 ${result.p99} ms, non-2xx ${result.non2xx}${delivered}; ceiling ${Math.round(ceilingAfter)} req/s after it`,
         );
@@ -347,7 +404,9 @@ async function main(): Promise<void> {
     const [slowest, fastest] = [Math.min(...ceilings), Math.max(...ceilings)];
     console.log(
       `\nceiling runs: ${Math.round(slowest)} to ${Math.round(fastest)} req/s` +
-        (fastest > slowest * 1.3 ? ' (the machine changed speed during the run; each ratio uses the ceiling measured next to it)' : ''),
+        (fastest > slowest * 1.3
+          ? ' (the machine changed speed during the run; each ratio uses the ceiling measured next to it)'
+          : ''),
     );
     console.log(`engine ${engine}; service peak RSS ${rssMb ?? '?'} MB`);
     console.log(`ledger verify: ${verify.code === 0 ? 'clean' : 'FAILED'} — ${verify.out.split('\n')[0]}`);
@@ -382,7 +441,9 @@ async function main(): Promise<void> {
       );
     }
     const readRatio = Math.min(...reads.map((r) => r.ratio));
-    console.log(`bench: reads=${readRatio.toFixed(2)} purchases=${(spread?.ratio ?? 0).toFixed(2)} p99_purchase_ms=${spread?.p99 ?? -1}`);
+    console.log(
+      `bench: reads=${readRatio.toFixed(2)} purchases=${(spread?.ratio ?? 0).toFixed(2)} p99_purchase_ms=${spread?.p99 ?? -1}`,
+    );
     if (verify.code !== 0 || short.length > 0) process.exitCode = 1;
   } finally {
     await cleanup();
