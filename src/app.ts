@@ -16,6 +16,7 @@ import { healthRoutes } from './http/routes/health.js';
 import { documentRoute } from './http/openapi.js';
 import { validatorCompiler } from './http/validation.js';
 import { catalogRoutes } from './modules/catalog/routes.js';
+import { consoleRoutes } from './modules/console/routes.js';
 import { eventRoutes } from './modules/events/routes.js';
 import { dataBundleRoutes, orderRoutes } from './modules/orders/routes.js';
 import { profileRoutes } from './modules/profiles/routes.js';
@@ -145,6 +146,19 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     },
     { prefix: '/api/v1' },
   );
+
+  // The staff console (docs/console.md): its own plugin scope (cookies, forms, CSRF, headers), off by default.
+  if (ctx.config.console.enabled) {
+    await app.register(consoleRoutes, {
+      operations: ctx.console,
+      staff: ctx.staff,
+      cookieSecret: ctx.cipher.derivedKey('console-cookies'),
+      secureCookie: ctx.config.console.secureCookie,
+      sessionTtlMs: ctx.config.console.sessionTtlMs,
+      orderStuckAfterMs: ctx.config.orderStuckAfterMs,
+      clock: ctx.clock,
+    });
+  }
 
   return app;
 }

@@ -35,6 +35,17 @@ export interface Config {
   workerTuning: WorkerTuning;
   /** Events and their webhook deliveries (integrator-features §2). */
   webhooks: WebhookSettings;
+  /** The staff console under /console (docs/console.md). */
+  console: ConsoleSettings;
+}
+
+export interface ConsoleSettings {
+  /** Whether /console is served at all (CONSOLE_ENABLED, default false). */
+  enabled: boolean;
+  /** A staff session ends this long after sign-in (CONSOLE_SESSION_TTL_MINUTES, default 480). */
+  sessionTtlMs: number;
+  /** The session cookie is sent over HTTPS only (CONSOLE_COOKIE_SECURE; default true when NODE_ENV=production). */
+  secureCookie: boolean;
 }
 
 export interface WebhookSettings {
@@ -242,6 +253,11 @@ export function loadConfig(env: Env = process.env): Config {
       concurrency: intVar(env, 'WEBHOOK_CONCURRENCY', 16, 1, 256),
       perEndpoint: intVar(env, 'WEBHOOK_ENDPOINT_CONCURRENCY', 2, 1, 64),
       eventRetentionMs: intVar(env, 'EVENT_RETENTION_DAYS', 30, 1, 3650) * 86_400_000,
+    },
+    console: {
+      enabled: booleanVar(env, 'CONSOLE_ENABLED', false),
+      sessionTtlMs: intVar(env, 'CONSOLE_SESSION_TTL_MINUTES', 480, 1, 7 * 24 * 60) * 60_000,
+      secureCookie: booleanVar(env, 'CONSOLE_COOKIE_SECURE', nodeEnv === 'production'),
     },
   };
 }

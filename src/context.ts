@@ -4,6 +4,8 @@ import type { Database } from './db/connection.js';
 import type { Clock } from './domain/types.js';
 import { shortReference, type ReferenceSource } from './lib/ids.js';
 import { CatalogService } from './modules/catalog/service.js';
+import { ConsoleOperations } from './modules/console/operations.js';
+import { StaffService } from './modules/console/service.js';
 import { EventService } from './modules/events/service.js';
 import { IdempotencyService } from './modules/idempotency/service.js';
 import { DeliveryService } from './modules/orders/deliveries.js';
@@ -51,6 +53,10 @@ export interface AppContext {
   webhookDeliveries: WebhookDeliveryService;
   ledger: LedgerVerifier;
   seeds: SeedImporter;
+  /** Staff accounts, sessions and the audit trail. */
+  staff: StaffService;
+  /** What staff do in the console (and the CLI's staff reads), audited, through the services above. */
+  console: ConsoleOperations;
   /**
    * Calls `listener` each time a purchase or a retry has committed deliveries to the outbox, so a
    * worker in this process can start on them at once instead of after its idle sleep. Returns the
@@ -104,6 +110,18 @@ export function createContext(
   const webhookSecrets = cipher.sealer('webhook-secrets');
   const webhookSettings = config.webhooks;
   const catalogService = new CatalogService(catalog);
+  const profileService = new ProfileService(database, profiles, walletService, log, clock);
+  const orderService = new OrderService(database, orders, wallets, eventRecorder, clock, config.orderStuckAfterMs);
+  const deliveryService = new DeliveryService(database, orders, outbox, wallets, eventRecorder, clock);
+  const resultCheckerService = new ResultCheckerService(database, resultChecker, wallets, idempotency, cipher, clock, references);
+  const topUpService = new TopUpService(database, topUps, wallets, walletService, idempotency, eventRecorder, clock);
+  const ledger = new LedgerVerifier(database, wallets, [
+    walletsMatchLedger(wallets),
+    ...dataOrderChecks(orders, wallets),
+    resultCheckerLedgerCheck(resultChecker),
+    topUpLedgerCheck(topUps),
+  ]);
+  const staffService = new StaffService(database, repositories.staff, clock, config.console.sessionTtlMs);
   return {
     config,
     database,
@@ -112,7 +130,7 @@ export function createContext(
     clock,
     repositories,
     wallets: walletService,
-    profiles: new ProfileService(database, profiles, walletService, log, clock),
+    profiles: profileService,
     catalog: catalogService,
     purchases: new PurchaseService(
       database,
@@ -125,10 +143,10 @@ export function createContext(
       references,
       deliveriesQueued,
     ),
-    orders: new OrderService(database, orders, wallets, eventRecorder, clock, config.orderStuckAfterMs),
-    deliveries: new DeliveryService(database, orders, outbox, wallets, eventRecorder, clock),
-    resultChecker: new ResultCheckerService(database, resultChecker, wallets, idempotency, cipher, clock, references),
-    topUps: new TopUpService(database, topUps, wallets, walletService, idempotency, eventRecorder, clock),
+    orders: orderService,
+    deliveries: deliveryService,
+    resultChecker: resultCheckerService,
+    topUps: topUpService,
     idempotency,
     events: new EventService(database, events, webhooks, clock),
     webhookEndpoints: new WebhookEndpointService(
@@ -140,13 +158,19 @@ export function createContext(
       clock,
     ),
     webhookDeliveries: new WebhookDeliveryService(database, webhooks, webhookSecrets, webhookSettings, clock),
-    ledger: new LedgerVerifier(database, wallets, [
-      walletsMatchLedger(wallets),
-      ...dataOrderChecks(orders, wallets),
-      resultCheckerLedgerCheck(resultChecker),
-      topUpLedgerCheck(topUps),
-    ]),
+    ledger,
     seeds: new SeedImporter(database, repositories, walletService, cipher, clock),
+    staff: staffService,
+    console: new ConsoleOperations({
+      topUps: topUpService,
+      orders: orderService,
+      deliveries: deliveryService,
+      resultChecker: resultCheckerService,
+      profiles: profileService,
+      ledger,
+      staff: staffService,
+      orderStuckAfterMs: config.orderStuckAfterMs,
+    }),
     onDeliveriesQueued(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

@@ -1,5 +1,6 @@
 import type { Database } from './db/connection.js';
 import { CatalogRepository } from './modules/catalog/repository.js';
+import { StaffRepository } from './modules/console/repository.js';
 import { EventRepository } from './modules/events/repository.js';
 import { EventRecorder } from './modules/events/service.js';
 import { IdempotencyRepository } from './modules/idempotency/repository.js';
@@ -24,6 +25,8 @@ export interface Repositories {
   idempotency: IdempotencyRepository;
   events: EventRepository;
   webhooks: WebhookRepository;
+  /** Staff accounts, sessions and the audit trail (the console). */
+  staff: StaffRepository;
   /** Records events with the changes they report (the wallets' low-balance alert uses it too). */
   eventRecorder: EventRecorder;
 }
@@ -43,6 +46,7 @@ export function createRepositories(database: Database): Repositories {
     idempotency: new IdempotencyRepository(database),
     events,
     webhooks,
+    staff: new StaffRepository(database),
     eventRecorder,
   };
 }

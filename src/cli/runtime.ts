@@ -60,7 +60,9 @@ export async function openRuntime(options: RuntimeOptions = {}): Promise<Runtime
   const logger = createLogger(options.logLevel ?? config.logLevel);
   const database = await connectOrExit(config, {
     // A command that ends soon leaves checkpoints to SQLite (and to its close); a server does them aside.
-    ...(options.longRunning ? { backgroundCheckpoint: { onError: (message: string) => logger.warn({ message }, 'WAL checkpoint failed') } } : {}),
+    ...(options.longRunning
+      ? { backgroundCheckpoint: { onError: (message: string) => logger.warn({ message }, 'WAL checkpoint failed') } }
+      : {}),
   });
   try {
     const applied = await migrateToLatest(database);

@@ -10,6 +10,7 @@ import * as ordersVersion from './migrations/0006_orders_version.js';
 import * as idempotencyKeys from './migrations/0007_idempotency_keys.js';
 import * as sandboxPollCalls from './migrations/0008_sandbox_poll_calls.js';
 import * as eventsAndWebhooks from './migrations/0009_events_and_webhooks.js';
+import * as consoleTables from './migrations/0010_console.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: DialectName): Promise<void>;
@@ -26,6 +27,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0007_idempotency_keys': idempotencyKeys,
   '0008_sandbox_poll_calls': sandboxPollCalls,
   '0009_events_and_webhooks': eventsAndWebhooks,
+  '0010_console': consoleTables,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -353,6 +353,47 @@ export interface WebhookAttemptsTable {
   duration_ms: number;
 }
 
+export type StaffRole = 'admin' | 'operator' | 'viewer';
+export const STAFF_ROLES: readonly StaffRole[] = ['admin', 'operator', 'viewer'];
+
+/** A member of the platform's staff, who signs in to the console (issue 18). */
+export interface StaffAccountsTable {
+  id: string;
+  /** Lower-cased. */
+  email: string;
+  role: StaffRole;
+  password_hash: string;
+  status: 'active' | 'disabled';
+  last_login_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface StaffSessionsTable {
+  /** sha-256 (hex) of the session cookie's token. */
+  id: string;
+  staff_id: string;
+  csrf_token: string;
+  address: string | null;
+  created_at: number;
+  expires_at: number;
+}
+
+/** Append-only (the database refuses updates and deletes). */
+export interface AuditLogTable {
+  id: Generated<number>;
+  staff_id: string | null;
+  actor: string;
+  action: string;
+  record_type: string | null;
+  record_id: string | null;
+  address: string | null;
+  outcome: 'ok' | 'refused';
+  /** JSON. */
+  detail: string | null;
+  created_at: number;
+}
+
 export interface DB {
   catalog_state: CatalogStateTable;
   profiles: ProfilesTable;
@@ -378,6 +419,9 @@ export interface DB {
   webhook_attempts: WebhookAttemptsTable;
   rc_transactions: RcTransactionsTable;
   top_ups: TopUpsTable;
+  staff_accounts: StaffAccountsTable;
+  staff_sessions: StaffSessionsTable;
+  audit_log: AuditLogTable;
 }
 
 export type ProfileRow = Selectable<ProfilesTable>;
@@ -390,3 +434,5 @@ export type OrderUpdate = Omit<Updateable<OrdersTable>, 'version'>;
 export type NewOrderItem = Insertable<OrderItemsTable>;
 export type RcTransactionRow = Selectable<RcTransactionsTable>;
 export type TopUpRow = Selectable<TopUpsTable>;
+export type StaffAccountRow = Selectable<StaffAccountsTable>;
+export type AuditRow = Selectable<AuditLogTable>;

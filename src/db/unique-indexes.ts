@@ -12,6 +12,7 @@ export const UNIQUE_INDEXES = {
   ledger_entries_idempotency_key_key: { table: 'ledger_entries', columns: ['idempotency_key'] },
   rc_transactions_credential_id_key: { table: 'rc_transactions', columns: ['credential_id'] },
   rc_transactions_short_reference_key: { table: 'rc_transactions', columns: ['short_reference'] },
+  staff_accounts_email_key: { table: 'staff_accounts', columns: ['email'] },
 } as const satisfies Record<string, { table: string; columns: readonly string[] }>;
 
 export type UniqueIndex = keyof typeof UNIQUE_INDEXES;

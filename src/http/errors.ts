@@ -19,6 +19,11 @@ const STATUS_OF: Record<Refusal, number> = {
   unprocessable: 422,
 };
 
+/** The HTTP status of a domain refusal (the console renders refusals as pages with it). */
+export function statusOfRefusal(refusal: Refusal): number {
+  return STATUS_OF[refusal];
+}
+
 /** A problem of the request as HTTP sees it. */
 export class HttpError extends Error {
   constructor(
@@ -77,7 +82,8 @@ function toHttpError(error: FastifyError, request: FastifyRequest): HttpError | 
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return new HttpError(400, 'INVALID_REQUEST', 'Content-Length does not match the body');
   }
-  if (error instanceof SyntaxError && error.statusCode === 400) return new HttpError(400, 'INVALID_JSON', 'Request body is not valid JSON');
+  if (error instanceof SyntaxError && error.statusCode === 400)
+    return new HttpError(400, 'INVALID_JSON', 'Request body is not valid JSON');
   if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
     return new HttpError(error.statusCode, failureCode, 'Invalid request');
   }
@@ -94,7 +100,11 @@ export function methodNotAllowed(routes: RouteIndex, request: FastifyRequest, re
   const allowed = routes.methodsAt(pathOf(request.url));
   if (allowed.length === 0 || allowed.includes(request.method)) return null;
   void reply.header('allow', allowed.join(', '));
-  return new HttpError(405, 'METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${pathOf(request.url)}; allowed: ${allowed.join(', ')}`);
+  return new HttpError(
+    405,
+    'METHOD_NOT_ALLOWED',
+    `${request.method} is not allowed on ${pathOf(request.url)}; allowed: ${allowed.join(', ')}`,
+  );
 }
 
 /** For a hidden route answering a whole subtree: 405 when the path is known with other methods, else 404 `message`. */

@@ -33,9 +33,14 @@ function accepts(host: string, port: number): Promise<boolean> {
 
 describe('npm run demo listens on 127.0.0.1 unless HOST is set (its keys are public)', () => {
   test('how the demo resolves its host', () => {
-    assert.deepEqual(demoEnvironment({ PORT: '1' }), { env: { PORT: '1', HOST: '127.0.0.1' }, localOnly: true });
-    assert.deepEqual(demoEnvironment({ HOST: '  ' }), { env: { HOST: '127.0.0.1' }, localOnly: true });
-    assert.deepEqual(demoEnvironment({ HOST: '0.0.0.0' }), { env: { HOST: '0.0.0.0' }, localOnly: false });
+    const on = { CONSOLE_ENABLED: 'true' };
+    assert.deepEqual(demoEnvironment({ PORT: '1' }), { env: { PORT: '1', HOST: '127.0.0.1', ...on }, localOnly: true });
+    assert.deepEqual(demoEnvironment({ HOST: '  ' }), { env: { HOST: '127.0.0.1', ...on }, localOnly: true });
+    assert.deepEqual(demoEnvironment({ HOST: '0.0.0.0' }), { env: { HOST: '0.0.0.0', ...on }, localOnly: false });
+    assert.deepEqual(demoEnvironment({ HOST: '0.0.0.0', CONSOLE_ENABLED: 'false' }), {
+      env: { HOST: '0.0.0.0', CONSOLE_ENABLED: 'false' },
+      localOnly: false,
+    });
   });
 
   test('the running demo: loopback only, and its banner says how to expose it', { timeout: 180_000 }, async () => {
@@ -52,8 +57,32 @@ describe('npm run demo listens on 127.0.0.1 unless HOST is set (its keys are pub
       const banner = demo.stdout();
       const port = Number(/partner-api demo is running at http:\/\/127\.0\.0\.1:(\d+)$/m.exec(banner)?.[1]);
       assert.ok(port > 0, banner);
-      assert.match(banner, /^listening on 127\.0\.0\.1 only, as the demo keys are public; to expose it: HOST=0\.0\.0\.0 npm run demo$/m);
+      assert.match(
+        banner,
+        /^listening on 127\.0\.0\.1 only, as the demo keys are public; to expose it: HOST=0\.0\.0\.0 npm run demo$/m,
+      );
       assert.equal(await accepts('127.0.0.1', port), true);
+      // The console is on, with a demo admin login printed in the banner that signs in.
+      const login = /^staff console: (http:\S+)\/console {2}sign in as (\S+) with (\S+) \(admin/m.exec(banner);
+      assert.ok(login, banner);
+      const [, base, email, password] = login;
+      const form = await fetch(`${base}/console/login`);
+      const page = await form.text();
+      const csrf = /name="_csrf" value="([^"]+)"/.exec(page)?.[1] ?? '';
+      const signedIn = await fetch(`${base}/console/login`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          cookie: (form.headers.get('set-cookie') ?? '').split(';')[0] ?? '',
+        },
+        body: new URLSearchParams({ _csrf: csrf, email: email ?? '', password: password ?? '' }).toString(),
+      });
+      assert.equal(signedIn.status, 303, await signedIn.text());
+      assert.match(
+        signedIn.headers.get('set-cookie') ?? '',
+        /console_session=[^;]+; Max-Age=28800; Path=\/console; HttpOnly; SameSite=Strict/,
+      );
       const external = externalIPv4();
       if (external) assert.equal(await accepts(external, port), false, `reachable on ${external}`);
     } finally {

@@ -117,6 +117,18 @@ describe('unique indexes: one definition, both engines', () => {
           .insertInto('rc_transactions')
           .values({ ...sale, id: 'rc_copy2', credential_id: null })
           .execute(),
+      staff_accounts_email_key: async () => {
+        const account = { email: 'dup@example.com', role: 'viewer' as const, password_hash: 'x', status: 'active' as const };
+        const times = { last_login_at: null, created_at: 1, updated_at: 1 };
+        await db
+          .insertInto('staff_accounts')
+          .values({ ...account, ...times, id: 'stf_1' })
+          .execute();
+        await db
+          .insertInto('staff_accounts')
+          .values({ ...account, ...times, id: 'stf_2' })
+          .execute();
+      },
     };
     for (const [index, copy] of Object.entries(copies) as [UniqueIndex, () => Promise<unknown>][]) {
       await assert.rejects(copy(), (error: unknown) => {

@@ -14,7 +14,12 @@ describe('HTTP platform: envelope, errors, CORS, health', () => {
 
   test('an unknown route is 404 NOT_FOUND in the envelope, with or without a key', async () => {
     for (const key of [undefined, KEYS.agentLive]) {
-      for (const [method, url] of [['GET', '/api/v1/nope'], ['POST', '/api/v2/profile'], ['GET', '/'], ['DELETE', '/api/v1/orders/ord_x/nope']] as const) {
+      for (const [method, url] of [
+        ['GET', '/api/v1/nope'],
+        ['POST', '/api/v2/profile'],
+        ['GET', '/'],
+        ['DELETE', '/api/v1/orders/ord_x/nope'],
+      ] as const) {
         const res = await t.call(method, url, key ? { key } : {});
         assert.equal(res.status, 404, `${method} ${url}`);
         assert.equal(res.body.success, false);
@@ -80,7 +85,7 @@ describe('HTTP platform: envelope, errors, CORS, health', () => {
     }
   });
 
-  test('an over-long id in a path is a 4xx in the envelope, never Fastify\'s own body', async () => {
+  test("an over-long id in a path is a 4xx in the envelope, never Fastify's own body", async () => {
     for (const length of [200, 600, 5000]) {
       const res = await t.call('GET', `/api/v1/packages/${'p'.repeat(length)}`, { key: KEYS.agentLive });
       assert.ok(res.status >= 400 && res.status < 500, `length ${length}: ${res.status}`);
@@ -93,11 +98,16 @@ describe('HTTP platform: envelope, errors, CORS, health', () => {
     const doc = (await t.call('GET', '/openapi.json')).body as {
       paths: Record<string, Record<string, { parameters?: { name: string; in: string }[]; responses: Record<string, unknown> }>>;
     };
-    const operations = Object.entries(doc.paths).flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => ({ path, method, op })));
+    const operations = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.entries(ops).map(([method, op]) => ({ path, method, op })),
+    );
     const posts = operations.filter((o) => o.method === 'post' && o.path.startsWith('/api/v1/'));
     assert.ok(posts.length >= 6);
     for (const { path, op } of posts) {
-      assert.ok(op.parameters?.some((p) => p.in === 'header' && p.name === 'idempotency-key'), path);
+      assert.ok(
+        op.parameters?.some((p) => p.in === 'header' && p.name === 'idempotency-key'),
+        path,
+      );
       for (const status of ['409', '422', '429']) assert.ok(status in op.responses, `${path} ${status}`);
     }
     for (const { path, op } of operations.filter((o) => o.path.startsWith('/api/v1/'))) assert.ok('429' in op.responses, path);
@@ -107,14 +117,22 @@ describe('HTTP platform: envelope, errors, CORS, health', () => {
   test('CORS preflight is answered without a key, with the methods and headers of spec §5.7', async () => {
     for (const url of ['/api/v1/profile', BUY, '/api/v1/operators/op_a/products']) {
       const res = await t.call('OPTIONS', url, {
-        headers: { origin: 'https://partner.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,x-api-key' },
+        headers: {
+          origin: 'https://partner.example',
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'content-type,x-api-key',
+        },
       });
       assert.equal(res.status, 204, url);
       assert.equal(res.headers['access-control-allow-origin'], '*');
-      assert.equal(res.headers['access-control-allow-methods'], 'GET, POST, OPTIONS');
+      // PUT and DELETE: the alert threshold and webhook endpoints (integrator-features §2).
+      assert.equal(res.headers['access-control-allow-methods'], 'GET, POST, PUT, DELETE, OPTIONS');
       assert.equal(res.headers['access-control-allow-headers'], 'Content-Type, X-API-KEY, Idempotency-Key');
     }
-    const actual = await t.call('GET', '/api/v1/profile', { key: KEYS.agentLive, headers: { origin: 'https://partner.example' } });
+    const actual = await t.call('GET', '/api/v1/profile', {
+      key: KEYS.agentLive,
+      headers: { origin: 'https://partner.example' },
+    });
     assert.equal(actual.headers['access-control-allow-origin'], '*');
   });
 
@@ -129,7 +147,10 @@ describe('HTTP platform: envelope, errors, CORS, health', () => {
     assert.match(String(generated.headers['x-request-id']), /^[0-9a-f-]{36}$/);
     const echoed = await t.call('GET', '/api/v1/profile', { key: KEYS.agentLive, headers: { 'x-request-id': 'partner-req-42' } });
     assert.equal(echoed.headers['x-request-id'], 'partner-req-42');
-    const refused = await t.call('GET', '/api/v1/profile', { key: KEYS.agentLive, headers: { 'x-request-id': 'bad id with spaces' } });
+    const refused = await t.call('GET', '/api/v1/profile', {
+      key: KEYS.agentLive,
+      headers: { 'x-request-id': 'bad id with spaces' },
+    });
     assert.notEqual(refused.headers['x-request-id'], 'bad id with spaces');
     // Error replies carry it too: no key, an unknown route, a malformed body.
     const errors = await Promise.all([
@@ -143,7 +164,11 @@ describe('HTTP platform: envelope, errors, CORS, health', () => {
     ]);
     assert.deepEqual(
       errors.map((r) => [r.status, r.headers['x-request-id']]),
-      [[401, 'err-401'], [404, 'err-404'], [400, 'err-400']],
+      [
+        [401, 'err-401'],
+        [404, 'err-404'],
+        [400, 'err-400'],
+      ],
     );
   });
 
@@ -151,7 +176,14 @@ describe('HTTP platform: envelope, errors, CORS, health', () => {
     const res = await t.call('GET', '/openapi.json');
     assert.equal(res.status, 200);
     assert.equal(res.body.openapi.startsWith('3.'), true);
-    for (const path of ['/api/v1/profile', '/api/v1/operators/{operatorId}/products', '/api/v1/data-packages', '/api/v1/packages/{packageId}', '/api/v1/wallet-balance', '/api/v1/result-checker/packages']) {
+    for (const path of [
+      '/api/v1/profile',
+      '/api/v1/operators/{operatorId}/products',
+      '/api/v1/data-packages',
+      '/api/v1/packages/{packageId}',
+      '/api/v1/wallet-balance',
+      '/api/v1/result-checker/packages',
+    ]) {
       assert.ok(res.body.paths[path], `OpenAPI has ${path}`);
     }
   });

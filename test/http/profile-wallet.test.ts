@@ -16,8 +16,23 @@ describe('profile and wallet reads', () => {
     const p = res.body.data;
     assert.equal(p._id, 'usr_super');
     assert.equal(p.fullName, 'Ama Serwaa Mensah');
-    for (const field of ['userId', 'firstName', 'middleName', 'lastName', 'gender', 'phoneNumber', 'email', 'role',
-      'status', 'countryCode', 'countryISO', 'countryName', 'referralCode', 'uniqueId', 'creatorId']) {
+    for (const field of [
+      'userId',
+      'firstName',
+      'middleName',
+      'lastName',
+      'gender',
+      'phoneNumber',
+      'email',
+      'role',
+      'status',
+      'countryCode',
+      'countryISO',
+      'countryName',
+      'referralCode',
+      'uniqueId',
+      'creatorId',
+    ]) {
       assert.equal(typeof p[field], 'string', field);
     }
     for (const field of ['_creationTime', 'registeredAt', 'createdAt', 'updatedAt']) {
@@ -38,10 +53,19 @@ describe('profile and wallet reads', () => {
     assert.equal(res.body.data.walletAvailableBalance, 1000);
   });
 
-  test('GET /wallet-balance returns spec 2.3 for the key mode', async () => {
+  test('GET /wallet-balance returns spec 2.3 for the key mode (and the alert threshold of integrator-features §2)', async () => {
     const live = await t.call('GET', '/api/v1/wallet-balance', { key: KEYS.agentLive });
     assert.equal(live.status, 200);
-    assert.deepEqual(Object.keys(live.body.data).sort(), ['availableBalance', 'currency', 'heldBalance', 'lastUpdated', 'totalBalance', 'userProfileId']);
+    assert.deepEqual(Object.keys(live.body.data).sort(), [
+      'alertThreshold',
+      'availableBalance',
+      'currency',
+      'heldBalance',
+      'lastUpdated',
+      'totalBalance',
+      'userProfileId',
+    ]);
+    assert.equal(live.body.data.alertThreshold, null);
     assert.equal(live.body.data.userProfileId, 'usr_agent');
     assert.equal(live.body.data.availableBalance, 100);
     assert.equal(live.body.data.heldBalance, 0);
@@ -53,9 +77,18 @@ describe('profile and wallet reads', () => {
   });
 
   test('live and test wallets are separate: a change to one never shows in the other', async () => {
-    const wallet = await t.database.db.selectFrom('wallets').select('id').where('profile_id', '=', 'usr_customer').where('mode', '=', 'test').executeTakeFirstOrThrow();
+    const wallet = await t.database.db
+      .selectFrom('wallets')
+      .select('id')
+      .where('profile_id', '=', 'usr_customer')
+      .where('mode', '=', 'test')
+      .executeTakeFirstOrThrow();
     await t.database.unit((tx) =>
-      t.ctx.repositories.wallets.post(tx, { walletId: wallet.id, kind: 'top_up', availableDelta: 1234, heldDelta: 0, idempotencyKey: null, memo: 'test credit' }, Date.now()),
+      t.ctx.repositories.wallets.post(
+        tx,
+        { walletId: wallet.id, kind: 'top_up', availableDelta: 1234, heldDelta: 0, idempotencyKey: null, memo: 'test credit' },
+        Date.now(),
+      ),
     );
     const testView = await t.call('GET', '/api/v1/wallet-balance', { key: KEYS.customerTest });
     const liveView = await t.call('GET', '/api/v1/wallet-balance', { key: KEYS.customerLive });

@@ -33,8 +33,11 @@ export function register(program: Command): void {
     .argument('<file>', 'seed file (JSON, decisions.md §2)')
     .description('import a seed file: idempotent upsert by id, all-or-nothing')
     .action(async (file: string) => {
-      await withRuntime(async (rt) => {
-        console.log(`imported ${file}\n${formatSummary(await importSeedFile(rt, file))}`);
-      }, { logLevel: 'warn' });
+      await withRuntime(
+        async (rt) => {
+          console.log(`imported ${file}\n${formatSummary(await importSeedFile(rt, file))}`);
+        },
+        { logLevel: 'warn' },
+      );
     });
 }

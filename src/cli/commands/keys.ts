@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { DomainError } from '../../domain/errors.js';
 import type { Mode } from '../../domain/types.js';
+import { printJson } from '../duration.js';
 import { CliError, withRuntime } from '../runtime.js';
 
 function parseMode(value: string): Mode {
@@ -28,25 +29,36 @@ export function register(program: Command): void {
     .description('create a key; it is printed once and only its hash is stored')
     .action(async (opts: { profile: string; mode: string }) => {
       const mode = parseMode(opts.mode);
-      await withRuntime(async ({ ctx }) => {
-        const { id, key } = await refusedAsCliError(() => ctx.profiles.createKey(opts.profile, mode));
-        console.log(`key id: ${id}\nAPI key (shown once, store it now): ${key}`);
-      }, { logLevel: 'warn' });
+      await withRuntime(
+        async ({ ctx }) => {
+          const { id, key } = await refusedAsCliError(() => ctx.profiles.createKey(opts.profile, mode));
+          console.log(`key id: ${id}\nAPI key (shown once, store it now): ${key}`);
+        },
+        { logLevel: 'warn' },
+      );
     });
 
   keys
     .command('list')
-    .requiredOption('--profile <id>', 'profile whose keys to list')
-    .description('list a profile’s keys (ids, prefixes, mode, state)')
-    .action(async (opts: { profile: string }) => {
-      await withRuntime(async ({ ctx }) => {
-        const rows = await ctx.profiles.listKeys(opts.profile);
-        if (!rows.length) console.log(`no keys for ${opts.profile}`);
-        for (const k of rows) {
-          const used = k.last_used_at ? new Date(k.last_used_at).toISOString() : 'never';
-          console.log(`${k.id}  ${k.mode}  ${k.prefix}  ${k.revoked ? 'revoked' : 'active'}  last used ${used}`);
-        }
-      }, { logLevel: 'warn' });
+    .option('--profile <id>', 'only this profile’s keys (default: every profile)')
+    .option('--json', 'print as JSON')
+    .description('list keys (ids, prefixes, mode, state); never a whole key')
+    .action(async (opts: { profile?: string; json?: boolean }) => {
+      await withRuntime(
+        async ({ ctx }) => {
+          const rows = opts.profile
+            ? (await ctx.profiles.listKeys(opts.profile)).map((k) => ({ ...k, profile_id: opts.profile ?? '' }))
+            : await ctx.profiles.listAllKeys();
+          if (opts.json) return printJson(rows);
+          if (!rows.length) console.log(opts.profile ? `no keys for ${opts.profile}` : 'no keys');
+          for (const k of rows) {
+            const used = k.last_used_at ? new Date(Number(k.last_used_at)).toISOString() : 'never';
+            const owner = opts.profile ? '' : `${k.profile_id}  `;
+            console.log(`${owner}${k.id}  ${k.mode}  ${k.prefix}  ${k.revoked ? 'revoked' : 'active'}  last used ${used}`);
+          }
+        },
+        { logLevel: 'warn' },
+      );
     });
 
   keys
@@ -54,9 +66,12 @@ export function register(program: Command): void {
     .argument('<keyId>', 'key id, as printed by keys create / keys list')
     .description('revoke a key: it is refused from the next request on')
     .action(async (keyId: string) => {
-      await withRuntime(async ({ ctx }) => {
-        const key = await refusedAsCliError(() => ctx.profiles.revokeKey(keyId));
-        console.log(`revoked ${keyId} (${key.prefix})`);
-      }, { logLevel: 'warn' });
+      await withRuntime(
+        async ({ ctx }) => {
+          const key = await refusedAsCliError(() => ctx.profiles.revokeKey(keyId));
+          console.log(`revoked ${keyId} (${key.prefix})`);
+        },
+        { logLevel: 'warn' },
+      );
     });
 }

@@ -14,6 +14,8 @@ export function register(program: Command): void {
         return;
       }
       for (const mismatch of report.mismatches) console.log(`MISMATCH ${mismatch}`);
-      throw new CliError(`ledger verify: ${report.mismatches.length} mismatches (${report.wallets} wallets, ${report.entries} entries)`);
+      throw new CliError(
+        `ledger verify: ${report.mismatches.length} mismatches (${report.wallets} wallets, ${report.entries} entries)`,
+      );
     });
 }

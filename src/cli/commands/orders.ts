@@ -1,49 +1,116 @@
 import type { Command } from 'commander';
 import { DomainError } from '../../domain/errors.js';
 import { formatGhs as ghs } from '../../lib/money.js';
+import { formatDuration as duration, parseDuration, printJson } from '../duration.js';
 import { CliError, withRuntime } from '../runtime.js';
-
-function duration(ms: number): string {
-  const minutes = Math.floor(ms / 60_000);
-  if (minutes >= 60) return `${Math.floor(minutes / 60)}h${minutes % 60}m`;
-  if (minutes >= 1) return `${minutes}m${Math.floor((ms % 60_000) / 1000)}s`;
-  return `${Math.floor(ms / 1000)}s`;
-}
 
 export function register(program: Command): void {
   const orders = program.command('orders').description('inspect and correct data orders (staff)');
 
   orders
     .command('stuck')
-    .option('--older-than <ms>', 'report deliveries open this long (default: ORDER_STUCK_AFTER_MS)')
+    .option('--older-than <duration>', 'report deliveries open this long: 1s, 10s, 5m, 1h (default: ORDER_STUCK_AFTER_MS)')
+    .option('--json', 'print the deliveries as JSON')
     .description('list deliveries still pending/processing after the deadline; exits 2 when there are any (for alerting)')
-    .action(async (opts: { olderThan?: string }) => {
-      let olderThan: number | undefined;
-      if (opts.olderThan !== undefined) {
-        olderThan = /^\d+$/.test(opts.olderThan) ? Number(opts.olderThan) : NaN;
-        if (!Number.isSafeInteger(olderThan)) throw new CliError('--older-than must be a number of milliseconds');
-      }
-      const found = await withRuntime(async ({ ctx }) => {
-        const threshold = olderThan ?? ctx.config.orderStuckAfterMs;
-        const stuck = await ctx.orders.stuck(threshold);
-        const now = Date.now();
-        if (stuck.length === 0) {
-          console.log(`orders stuck: none (no delivery open longer than ${duration(threshold)})`);
-          return 0;
-        }
-        console.log(`orders stuck: ${stuck.length} deliveries open longer than ${duration(threshold)}`);
-        for (const s of stuck) {
-          const next = s.outbox
-            ? `next ${s.outbox.kind} ${new Date(s.outbox.runAt).toISOString()}, tries ${s.outbox.tries}${s.outbox.lastError ? `, last error: ${s.outbox.lastError}` : ''}`
-            : 'NO OUTBOX ROW';
+    .action(async (opts: { olderThan?: string; json?: boolean }) => {
+      const olderThan = opts.olderThan === undefined ? undefined : parseDuration('--older-than', opts.olderThan);
+      const found = await withRuntime(
+        async ({ ctx }) => {
+          const threshold = olderThan ?? ctx.config.orderStuckAfterMs;
+          const stuck = await ctx.orders.stuck(threshold);
+          const now = Date.now();
+          if (opts.json) {
+            printJson({ olderThanMs: threshold, stuck });
+            return stuck.length;
+          }
+          if (stuck.length === 0) {
+            console.log(`orders stuck: none (no delivery open longer than ${duration(threshold)})`);
+            return 0;
+          }
+          console.log(`orders stuck: ${stuck.length} deliveries open longer than ${duration(threshold)}`);
+          for (const s of stuck) {
+            const next = s.outbox
+              ? `next ${s.outbox.kind} ${new Date(s.outbox.runAt).toISOString()}, tries ${s.outbox.tries}${s.outbox.lastError ? `, last error: ${s.outbox.lastError}` : ''}`
+              : 'NO OUTBOX ROW';
+            console.log(
+              `${s.orderId} ${s.shortReference} ${s.mode} recipient ${s.recipient} ${s.msisdn} ${s.status} attempt ${s.attempt} ` +
+                `for ${duration(now - s.since)} (${s.profileId}); ${next}`,
+            );
+          }
+          return stuck.length;
+        },
+        { logLevel: 'warn' },
+      );
+      // The summary was printed once above: exit 2 (for alerting) without repeating it.
+      if (found > 0) throw new CliError('', 2);
+    });
+
+  orders
+    .command('show')
+    .argument('<order>', 'order id or short reference')
+    .option('--json', 'print the order as JSON')
+    .description('show an order: its recipients (with their outbox step) and its ledger entries')
+    .action(async (order: string, opts: { json?: boolean }) => {
+      await withRuntime(
+        async ({ ctx }) => {
+          let d;
+          try {
+            d = await ctx.orders.detailForStaff(order);
+          } catch (error) {
+            if (error instanceof DomainError) throw new CliError(error.message);
+            throw error;
+          }
+          if (opts.json) return printJson(d);
+          const o = d.order;
+          const at = (ms: number | string | null) => (ms === null ? '-' : new Date(Number(ms)).toISOString());
           console.log(
-            `${s.orderId} ${s.shortReference} ${s.mode} recipient ${s.recipient} ${s.msisdn} ${s.status} attempt ${s.attempt} ` +
-              `for ${duration(now - s.since)} (${s.profileId}); ${next}`,
+            `order ${o.id} ${o.short_reference}  ${o.state}  ${o.mode}  ${o.order_type}${o.is_bulk ? ' (bulk)' : ''}  profile ${o.profile_id}`,
           );
-        }
-        return stuck.length;
-      }, { logLevel: 'warn' });
-      if (found > 0) throw new CliError(`orders stuck: ${found} deliveries need attention`, 2);
+          console.log(
+            `  ${o.operator_name} ${o.package_label}  ${ghs(Number(o.amount))}  created ${at(o.created_at)}  completed ${at(o.completed_at)}`,
+          );
+          if (o.error_message) console.log(`  error: ${o.error_message}`);
+          if (o.reversal_reason) console.log(`  reversed ${at(o.reversed_at)}: ${o.reversal_reason}`);
+          console.log('recipients:');
+          for (const i of d.items) {
+            const step = i.outbox_kind ? `; next ${i.outbox_kind} ${at(i.outbox_run_at)}, tries ${String(i.outbox_tries)}` : '';
+            console.log(
+              `  #${i.idx} ${i.beneficiary_msisdn} ${i.status} attempt ${i.attempt} ${ghs(Number(i.amount))}${i.error_message ? ` (${i.error_message})` : ''}${step}`,
+            );
+          }
+          console.log('ledger:');
+          if (d.ledger.length === 0) console.log('  none');
+          for (const e of d.ledger) {
+            console.log(
+              `  ${String(e.id)} ${at(e.created_at)} ${e.kind} available ${ghs(Number(e.available_delta))} held ${ghs(Number(e.held_delta))}${e.memo ? `  ${e.memo}` : ''}`,
+            );
+          }
+        },
+        { logLevel: 'warn' },
+      );
+    });
+
+  orders
+    .command('retry')
+    .argument('<orderId>', 'an order with deliveries open past ORDER_STUCK_AFTER_MS')
+    .option('--older-than <duration>', 'deliveries open this long count as stuck (default: ORDER_STUCK_AFTER_MS)')
+    .description('make the stuck deliveries of an order due now (the worker picks them up)')
+    .action(async (orderId: string, opts: { olderThan?: string }) => {
+      const olderThan = opts.olderThan === undefined ? undefined : parseDuration('--older-than', opts.olderThan);
+      await withRuntime(
+        async ({ ctx }) => {
+          try {
+            const r = await ctx.deliveries.retryStuck(orderId, olderThan ?? ctx.config.orderStuckAfterMs);
+            console.log(
+              `retried ${r.orderId} (${r.shortReference}): ${r.stuck} stuck deliveries, ${r.hurried} made due now, ${r.requeued} requeued`,
+            );
+          } catch (error) {
+            if (error instanceof DomainError) throw new CliError(`cannot retry: ${error.message}`);
+            throw error;
+          }
+        },
+        { logLevel: 'warn' },
+      );
     });
 
   orders
@@ -52,14 +119,19 @@ export function register(program: Command): void {
     .requiredOption('--reason <text>', 'why it is reversed (kept on the order and in the ledger)')
     .description('refund a completed data order once; its state becomes reversed')
     .action(async (orderId: string, opts: { reason: string }) => {
-      await withRuntime(async ({ ctx }) => {
-        try {
-          const r = await ctx.orders.reverse(orderId, opts.reason);
-          console.log(`reversed ${r.orderId} (${r.shortReference}): refunded ${ghs(r.refunded)}; wallet available now ${ghs(r.availableAfter)}`);
-        } catch (error) {
-          if (error instanceof DomainError) throw new CliError(`cannot reverse: ${error.message}`);
-          throw error;
-        }
-      }, { logLevel: 'warn' });
+      await withRuntime(
+        async ({ ctx }) => {
+          try {
+            const r = await ctx.orders.reverse(orderId, opts.reason);
+            console.log(
+              `reversed ${r.orderId} (${r.shortReference}): refunded ${ghs(r.refunded)}; wallet available now ${ghs(r.availableAfter)}`,
+            );
+          } catch (error) {
+            if (error instanceof DomainError) throw new CliError(`cannot reverse: ${error.message}`);
+            throw error;
+          }
+        },
+        { logLevel: 'warn' },
+      );
     });
 }

@@ -1,10 +1,27 @@
 import fs from 'node:fs/promises';
 import type { Command } from 'commander';
 import { InventoryImportError } from '../../modules/result-checker/csv.js';
+import { printJson } from '../duration.js';
 import { CliError, withRuntime } from '../runtime.js';
 
 export function register(program: Command): void {
   const rc = program.command('rc').description('result-checker credential inventory');
+
+  rc.command('stock')
+    .option('--json', 'print as JSON')
+    .description('credentials in stock per package (unassigned), low stock marked')
+    .action(async (opts: { json?: boolean }) => {
+      await withRuntime(
+        async ({ ctx }) => {
+          const lines = await ctx.resultChecker.stockReport();
+          if (opts.json) return printJson(lines);
+          if (lines.length === 0) console.log('no result-checker packages');
+          for (const l of lines)
+            console.log(`${l.packageId}  ${l.code}  ${l.name}  ${l.status}  in stock ${l.stock}${l.low ? '  LOW' : ''}`);
+        },
+        { logLevel: 'warn' },
+      );
+    });
 
   rc.command('import')
     .argument('<packageId>', 'result-checker package id')
@@ -17,15 +34,21 @@ export function register(program: Command): void {
       } catch (error) {
         throw new CliError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
       }
-      await withRuntime(async ({ ctx }) => {
-        try {
-          const { added, skipped } = await ctx.resultChecker.importCredentials(packageId, text);
-          const stock = await ctx.resultChecker.stock(packageId);
-          console.log(`imported ${file} into ${packageId}: added ${added}, skipped ${skipped} (duplicates); in stock now ${stock}`);
-        } catch (error) {
-          if (error instanceof InventoryImportError) throw new CliError(`rc import rejected, nothing written: ${error.message}`);
-          throw error;
-        }
-      }, { logLevel: 'warn' });
+      await withRuntime(
+        async ({ ctx }) => {
+          try {
+            const { added, skipped } = await ctx.resultChecker.importCredentials(packageId, text);
+            const stock = await ctx.resultChecker.stock(packageId);
+            console.log(
+              `imported ${file} into ${packageId}: added ${added}, skipped ${skipped} (duplicates); in stock now ${stock}`,
+            );
+          } catch (error) {
+            if (error instanceof InventoryImportError)
+              throw new CliError(`rc import rejected, nothing written: ${error.message}`);
+            throw error;
+          }
+        },
+        { logLevel: 'warn' },
+      );
     });
 }

@@ -21,7 +21,8 @@ function parseMode(value: string | undefined): Mode | undefined {
 }
 
 function parseLimit(value: string): number {
-  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 1000) throw new CliError('--limit must be an integer from 1 to 1000');
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 1000)
+    throw new CliError('--limit must be an integer from 1 to 1000');
   return Number(value);
 }
 
@@ -53,11 +54,14 @@ export function register(program: Command): void {
     .description('list top-up requests, newest first')
     .action(async (opts: { status?: string; mode?: string; limit: string }) => {
       const filter = { status: parseStatus(opts.status), mode: parseMode(opts.mode), limit: parseLimit(opts.limit) };
-      await withRuntime(async ({ ctx }) => {
-        const rows = await ctx.topUps.listForStaff(filter);
-        if (rows.length === 0) console.log('no top-ups');
-        for (const row of rows) console.log(line(row));
-      }, { logLevel: 'warn' });
+      await withRuntime(
+        async ({ ctx }) => {
+          const rows = await ctx.topUps.listForStaff(filter);
+          if (rows.length === 0) console.log('no top-ups');
+          for (const row of rows) console.log(line(row));
+        },
+        { logLevel: 'warn' },
+      );
     });
 
   topups
@@ -66,10 +70,13 @@ export function register(program: Command): void {
     .option('--by <name>', 'who decides (recorded)')
     .description('approve a pending top-up: credits the wallet once')
     .action(async (id: string, opts: { by?: string }) => {
-      await withRuntime(async ({ ctx }) => {
-        const row = await decide(() => ctx.topUps.approve(id, opts.by ?? defaultDecider()));
-        console.log(`approved ${row.id}: credited ${formatGhs(row.amount)} to ${row.profile_id} (${row.mode})`);
-      }, { logLevel: 'warn' });
+      await withRuntime(
+        async ({ ctx }) => {
+          const row = await decide(() => ctx.topUps.approve(id, opts.by ?? defaultDecider()));
+          console.log(`approved ${row.id}: credited ${formatGhs(row.amount)} to ${row.profile_id} (${row.mode})`);
+        },
+        { logLevel: 'warn' },
+      );
     });
 
   topups
@@ -79,9 +86,12 @@ export function register(program: Command): void {
     .option('--by <name>', 'who decides (recorded)')
     .description('reject a pending top-up with a reason')
     .action(async (id: string, opts: { reason: string; by?: string }) => {
-      await withRuntime(async ({ ctx }) => {
-        const row = await decide(() => ctx.topUps.reject(id, opts.reason, opts.by ?? defaultDecider()));
-        console.log(`rejected ${row.id}: ${row.rejection_reason ?? ''}`);
-      }, { logLevel: 'warn' });
+      await withRuntime(
+        async ({ ctx }) => {
+          const row = await decide(() => ctx.topUps.reject(id, opts.reason, opts.by ?? defaultDecider()));
+          console.log(`rejected ${row.id}: ${row.rejection_reason ?? ''}`);
+        },
+        { logLevel: 'warn' },
+      );
     });
 }

@@ -1,6 +1,7 @@
 import type { Database } from '../../db/connection.js';
 import type { ItemStatus, OrderItemRow, OrderRow } from '../../db/schema.js';
 import type { Tx } from '../../db/unit-of-work.js';
+import { conflict, notFound } from '../../domain/errors.js';
 import type { Clock } from '../../domain/types.js';
 import type { ProviderOutcome } from '../../provider/types.js';
 import type { EventRecorder } from '../events/service.js';
@@ -39,6 +40,17 @@ export interface Settlement {
   now: number;
 }
 
+export interface StuckRetry {
+  orderId: string;
+  shortReference: string;
+  /** Deliveries open past the threshold. */
+  stuck: number;
+  /** Of those, how many had lost their outbox row and got one again. */
+  requeued: number;
+  /** Of those, how many outbox rows were made due now (rows a worker holds are left alone). */
+  hurried: number;
+}
+
 export class DeliveryService {
   constructor(
     private readonly database: Database,
@@ -57,6 +69,45 @@ export class DeliveryService {
 
   async item(itemId: string): Promise<ItemWithOrder | undefined> {
     return this.orders.findItemWithOrder(itemId);
+  }
+
+  /**
+   * Staff retry of a stuck order: each delivery open longer than `olderThanMs` is made due at once
+   * (a row a worker holds is left to it), and one that lost its outbox row gets one again (a poll
+   * when the provider has it, else a submission; the provider call is idempotent either way).
+   * Refused when no delivery of the order is stuck.
+   */
+  async retryStuck(orderId: string, olderThanMs: number): Promise<StuckRetry> {
+    return this.database.unit(async (tx) => {
+      const now = this.clock();
+      const order = await this.orders.lock(tx, orderId);
+      if (!order) throw notFound('ORDER_NOT_FOUND', `no order ${orderId}`);
+      const stuck = (await this.orders.itemsOf(tx, order.id)).filter(
+        (i) => (i.status === 'pending' || i.status === 'processing') && Number(i.updated_at) < now - olderThanMs,
+      );
+      if (stuck.length === 0) {
+        throw conflict(
+          'INVALID_REQUEST',
+          `order ${orderId} has no delivery open longer than ${Math.round(olderThanMs / 1000)}s; nothing to retry`,
+        );
+      }
+      const rows = await this.outbox.rowsFor(
+        tx,
+        stuck.map((i) => i.id),
+      );
+      let requeued = 0;
+      for (const item of stuck) {
+        if (rows.has(item.id)) continue;
+        await this.outbox.requeue(tx, item.id, item.provider_ref ? 'poll' : 'submit', now);
+        requeued++;
+      }
+      const hurried = await this.outbox.runNow(
+        tx,
+        [...rows.values()].map((r) => r.id),
+        now,
+      );
+      return { orderId: order.id, shortReference: order.short_reference, stuck: stuck.length, requeued, hurried };
+    });
   }
 
   /**

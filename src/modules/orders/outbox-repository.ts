@@ -127,4 +127,47 @@ export class OutboxRepository {
   async deleteOwned(tx: Tx, id: number, workerId: string): Promise<void> {
     await tx.execute(tx.qb.deleteFrom('outbox').where('id', '=', id).where('locked_by', '=', workerId));
   }
+
+  /** The outbox rows of these items, by item id (staff retries). */
+  async rowsFor(tx: Tx, orderItemIds: readonly string[]) {
+    if (orderItemIds.length === 0) return new Map<string, { id: number; lockedUntil: number | null }>();
+    const { rows } = await tx.execute(
+      tx.qb.selectFrom('outbox').select(['id', 'order_item_id', 'locked_until']).where('order_item_id', 'in', orderItemIds),
+    );
+    return new Map(
+      rows.map((r) => [
+        r.order_item_id,
+        { id: Number(r.id), lockedUntil: r.locked_until === null ? null : Number(r.locked_until) },
+      ]),
+    );
+  }
+
+  /** Makes rows due now that no worker holds; the number made due. */
+  async runNow(tx: Tx, ids: readonly number[], now: number): Promise<number> {
+    if (ids.length === 0) return 0;
+    const query = tx.qb
+      .updateTable('outbox')
+      .set({ run_at: now })
+      .where('id', 'in', ids)
+      .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]));
+    return Number((await tx.execute(query)).numAffectedRows ?? 0);
+  }
+
+  /** A row for an open item that lost its own: a poll when the provider has the delivery, else a submission. */
+  async requeue(tx: Tx, orderItemId: string, kind: OutboxKind, now: number): Promise<void> {
+    await tx.execute(
+      tx.qb
+        .insertInto('outbox')
+        .values({
+          order_item_id: orderItemId,
+          kind,
+          run_at: now,
+          tries: 0,
+          locked_by: null,
+          locked_until: null,
+          last_error: null,
+          created_at: now,
+        }),
+    );
+  }
 }

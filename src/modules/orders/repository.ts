@@ -566,4 +566,91 @@ export class OrderRepository {
       .orderBy('l.id')
       .execute();
   }
+
+  // ---- staff reads (console, CLI) ----
+
+  /** Orders matching every given criterion, newest first. `text` is an order id, a short reference or a number. */
+  async searchForStaff(f: StaffOrderFilter): Promise<OrderRow[]> {
+    let query = this.database.read.selectFrom('orders as o').selectAll('o');
+    if (f.text !== undefined) {
+      const text = f.text;
+      const msisdns = f.msisdns ?? [];
+      query = query.where((eb) =>
+        eb.or([
+          eb('o.id', '=', text),
+          eb('o.short_reference', '=', text.toUpperCase()),
+          ...(msisdns.length === 0
+            ? []
+            : [
+                eb('o.beneficiary_msisdn', 'in', msisdns),
+                eb.exists(
+                  eb
+                    .selectFrom('order_items as i')
+                    .select('i.id')
+                    .whereRef('i.order_id', '=', 'o.id')
+                    .where('i.beneficiary_msisdn', 'in', msisdns),
+                ),
+              ]),
+        ]),
+      );
+    }
+    if (f.profileId !== undefined) query = query.where('o.profile_id', '=', f.profileId);
+    if (f.state !== undefined) query = query.where('o.state', '=', f.state);
+    if (f.from !== undefined) query = query.where('o.created_at', '>=', f.from);
+    if (f.to !== undefined) query = query.where('o.created_at', '<', f.to);
+    return query.orderBy('o.created_at', 'desc').orderBy('o.id', 'desc').limit(f.limit).execute();
+  }
+
+  /** An order by its id or its short reference. */
+  async findByIdOrReference(idOrReference: string): Promise<OrderRow | undefined> {
+    return this.database.read
+      .selectFrom('orders')
+      .selectAll()
+      .where((eb) => eb.or([eb('id', '=', idOrReference), eb('short_reference', '=', idOrReference.toUpperCase())]))
+      .executeTakeFirst();
+  }
+
+  async itemsWithOutbox(orderId: string) {
+    return this.database.read
+      .selectFrom('order_items as i')
+      .leftJoin('outbox as x', 'x.order_item_id', 'i.id')
+      .selectAll('i')
+      .select([
+        'x.kind as outbox_kind',
+        'x.tries as outbox_tries',
+        'x.run_at as outbox_run_at',
+        'x.last_error as outbox_last_error',
+      ])
+      .where('i.order_id', '=', orderId)
+      .orderBy('i.idx')
+      .execute();
+  }
+
+  async ledgerEntriesOf(orderId: string) {
+    return this.database.read.selectFrom('ledger_entries').selectAll().where('order_id', '=', orderId).orderBy('id').execute();
+  }
+
+  /** Orders created since `since` and how many of them failed (the console's dashboard). */
+  async activitySince(since: number): Promise<{ orders: number; failed: number }> {
+    const row = await this.database.read
+      .selectFrom('orders')
+      .select((eb) => [
+        eb.fn.countAll<string | number>().as('orders'),
+        eb.fn.sum<string | number | null>(eb.case().when('state', '=', 'failed').then(1).else(0).end()).as('failed'),
+      ])
+      .where('created_at', '>=', since)
+      .executeTakeFirstOrThrow();
+    return { orders: Number(row.orders), failed: Number(row.failed ?? 0) };
+  }
+}
+
+export interface StaffOrderFilter {
+  text?: string | undefined;
+  /** The text as normalised mobile numbers (the forms an order may carry). */
+  msisdns?: string[] | undefined;
+  profileId?: string | undefined;
+  state?: OrderState | undefined;
+  from?: number | undefined;
+  to?: number | undefined;
+  limit: number;
 }

@@ -1,14 +1,15 @@
 import type { Database } from '../../db/connection.js';
-import type { OrderItemRow } from '../../db/schema.js';
+import type { OrderItemRow, OrderRow } from '../../db/schema.js';
 import type { Owner } from '../../domain/caller.js';
 import { conflict, invalid, notFound } from '../../domain/errors.js';
 import type { Clock, Mode } from '../../domain/types.js';
 import { encodeCursor } from '../../lib/cursor.js';
+import { normaliseGhanaMsisdn } from '../../lib/phone.js';
 import { ledgerKeys } from '../wallet/ledger-keys.js';
 import type { EventRecorder } from '../events/service.js';
 import type { WalletRepository } from '../wallet/repository.js';
 import { parseListQuery } from './list-query.js';
-import type { OrderRepository } from './repository.js';
+import type { OrderRepository, StaffOrderFilter } from './repository.js';
 import type { Order, OrderPage, OrderStatus, OrdersQuery } from './schemas.js';
 import { OrderViewCache, type RenderedOrder } from './view-cache.js';
 import { toOrderView, toStatusView } from './views.js';
@@ -30,6 +31,12 @@ export interface StuckDelivery {
   msisdn: string;
   since: number;
   outbox: { kind: string; tries: number; runAt: number; lastError: string | null } | null;
+}
+
+export interface StaffOrderDetail {
+  order: OrderRow;
+  items: Awaited<ReturnType<OrderRepository['itemsWithOutbox']>>;
+  ledger: Awaited<ReturnType<OrderRepository['ledgerEntriesOf']>>;
 }
 
 export interface Reversal {
@@ -166,6 +173,34 @@ export class OrderService {
       this.events.record(tx, { profileId: order.profile_id, mode: order.mode }, 'order.reversed', { object: view }, now);
       return { orderId: order.id, shortReference: order.short_reference, refunded: refund, availableAfter: balances.available };
     });
+  }
+
+  // ---- staff reads (console, CLI) ----
+
+  /**
+   * Orders for staff, newest first: `text` matches an order id, a short reference or a recipient's
+   * number (any of its written forms); the other criteria narrow it.
+   */
+  async searchForStaff(filter: Omit<StaffOrderFilter, 'msisdns'>): Promise<OrderRow[]> {
+    const text = filter.text?.trim() || undefined;
+    const msisdn = text === undefined ? null : normaliseGhanaMsisdn(text);
+    // Orders keep the number as the partner wrote it once normalised to the local form; try both forms.
+    const msisdns = msisdn === null ? [] : [...new Set([msisdn, `0${msisdn.slice(3)}`, text ?? ''])];
+    return this.orders.searchForStaff({ ...filter, text, msisdns });
+  }
+
+  /** An order by id or short reference with its recipients (and their outbox rows) and ledger entries. */
+  async detailForStaff(idOrReference: string): Promise<StaffOrderDetail> {
+    const order = await this.orders.findByIdOrReference(idOrReference.trim());
+    if (!order) throw notFound('ORDER_NOT_FOUND', `no order ${idOrReference}`);
+    const [items, ledger] = await Promise.all([this.orders.itemsWithOutbox(order.id), this.orders.ledgerEntriesOf(order.id)]);
+    return { order, items, ledger };
+  }
+
+  /** Orders per minute and the failure rate over the last `windowMs` (the console's dashboard). */
+  async activity(windowMs: number): Promise<{ orders: number; failed: number; perMinute: number; failureRate: number }> {
+    const { orders, failed } = await this.orders.activitySince(this.clock() - windowMs);
+    return { orders, failed, perMinute: orders / (windowMs / 60_000), failureRate: orders === 0 ? 0 : failed / orders };
   }
 
   /** Deliveries still open after ORDER_STUCK_AFTER_MS (or `olderThanMs`) without moving. */

@@ -59,6 +59,9 @@ export interface NewApiKey {
   now: number;
 }
 
+/** The statuses staff set; imported profiles may carry others, which the API treats as suspended. */
+export type ProfileStatus = 'Active' | 'Suspended';
+
 export class ProfileRepository {
   private readonly q: ReturnType<typeof profileStatements>;
 
@@ -184,5 +187,41 @@ export class ProfileRepository {
       .where('revoked', '=', 0)
       .returning(['id', 'prefix']);
     return (await tx.execute(query)).rows[0];
+  }
+
+  /** Sets a profile's status; the row as it was before, or undefined when there is no such profile. */
+  async setStatus(tx: Tx, profileId: string, status: ProfileStatus, now: number) {
+    const before = (await tx.execute(tx.qb.selectFrom('profiles').select(['id', 'status']).where('id', '=', profileId))).rows[0];
+    if (!before) return undefined;
+    await tx.execute(tx.qb.updateTable('profiles').set({ status, updated_at: now }).where('id', '=', profileId));
+    return before;
+  }
+
+  /** Every profile with its wallets (staff lists: the console, `cli profiles list`). */
+  async listWithWallets() {
+    const profiles = await this.database.read
+      .selectFrom('profiles')
+      .select(['id', 'first_name', 'middle_name', 'last_name', 'email', 'phone_number', 'role', 'status', 'created_at'])
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+    const wallets = await this.database.read
+      .selectFrom('wallets')
+      .select(['profile_id', 'mode', 'available', 'held'])
+      .orderBy('profile_id')
+      .orderBy('mode')
+      .execute();
+    return { profiles, wallets };
+  }
+
+  /** Every key of every profile (`cli keys list` without --profile). */
+  async listAllKeys() {
+    return this.database.read
+      .selectFrom('api_keys')
+      .select(['id', 'profile_id', 'mode', 'prefix', 'revoked', 'revoked_at', 'last_used_at', 'created_at'])
+      .orderBy('profile_id')
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
   }
 }

@@ -2,12 +2,12 @@ import type { Database } from '../../db/connection.js';
 import type { ProfileRow } from '../../db/schema.js';
 import type { Caller } from '../../domain/caller.js';
 import { conflict, forbidden, notFound, unauthenticated } from '../../domain/errors.js';
-import type { Clock, Mode } from '../../domain/types.js';
+import type { Clock, Mode, Role } from '../../domain/types.js';
 import { newId } from '../../lib/ids.js';
 import { toGhs } from '../../lib/money.js';
 import type { WalletService } from '../wallet/service.js';
 import { generateApiKey, parseApiKey } from './api-keys.js';
-import type { ProfileRepository } from './repository.js';
+import type { ProfileRepository, ProfileStatus } from './repository.js';
 import type { Profile } from './schemas.js';
 
 /** The caller as authentication resolves it, with the key and (when the route asks) the profile row. */
@@ -116,6 +116,50 @@ export class ProfileService {
       return revoked;
     });
   }
+
+  /** Every profile with its wallet balances per mode (pesewas), for staff. */
+  async listForStaff(): Promise<StaffProfile[]> {
+    const { profiles, wallets } = await this.profiles.listWithWallets();
+    return profiles.map((p) => ({
+      id: p.id,
+      name: fullName(p),
+      email: p.email,
+      phoneNumber: p.phone_number,
+      role: p.role,
+      status: p.status,
+      wallets: wallets
+        .filter((w) => w.profile_id === p.id)
+        .map((w) => ({ mode: w.mode, available: Number(w.available), held: Number(w.held) })),
+    }));
+  }
+
+  /** Keys of one profile, or of every profile when none is named. */
+  async listAllKeys() {
+    return this.profiles.listAllKeys();
+  }
+
+  /**
+   * Suspends or reactivates a profile: a suspended profile's keys are refused with 403
+   * PROFILE_SUSPENDED from the next request on (spec §5). Setting the status it has is refused.
+   */
+  async setStatus(profileId: string, status: ProfileStatus): Promise<{ id: string; before: string; after: ProfileStatus }> {
+    return this.database.unit(async (tx) => {
+      const before = await this.profiles.setStatus(tx, profileId, status, this.clock());
+      if (!before) throw notFound('PROFILE_NOT_FOUND', `no profile ${profileId}`);
+      if (before.status === status) throw conflict('INVALID_REQUEST', `profile ${profileId} is already ${status.toLowerCase()}`);
+      return { id: profileId, before: before.status, after: status };
+    });
+  }
+}
+
+export interface StaffProfile {
+  id: string;
+  name: string;
+  email: string;
+  phoneNumber: string;
+  role: Role;
+  status: string;
+  wallets: { mode: Mode; available: number; held: number }[];
 }
 
 export function fullName(p: Pick<ProfileRow, 'first_name' | 'middle_name' | 'last_name'>): string {

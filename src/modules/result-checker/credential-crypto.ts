@@ -47,6 +47,11 @@ export class CredentialCipher {
     return new Sealer(this.masterKey, purpose);
   }
 
+  /** A key for one purpose derived (HKDF) from the master key: the console signs its cookies with one. */
+  derivedKey(purpose: string): Buffer {
+    return Buffer.from(hkdfSync('sha256', this.masterKey, Buffer.alloc(0), purpose, 32));
+  }
+
   usernameDigest(packageId: string, username: string): string {
     return createHmac('sha256', this.digestKey).update(`${packageId}\u0000${username}`).digest('hex');
   }

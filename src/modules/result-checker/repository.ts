@@ -145,6 +145,26 @@ export class ResultCheckerRepository {
     return (await tx.execute(tx.qb.selectFrom('rc_packages').select('id').where('id', '=', packageId))).rows.length > 0;
   }
 
+  /** Every package (any status) with its unassigned credentials: the staff's stock report. */
+  async stockByPackage() {
+    return this.database.read
+      .selectFrom('rc_packages as p')
+      .select((eb) => [
+        'p.id',
+        'p.code',
+        'p.name',
+        'p.status',
+        eb
+          .selectFrom('rc_credentials as c')
+          .select((c) => c.fn.countAll<string | number>().as('n'))
+          .whereRef('c.package_id', '=', 'p.id')
+          .where('c.assigned_transaction_id', 'is', null)
+          .as('stock'),
+      ])
+      .orderBy('p.id')
+      .execute();
+  }
+
   async countUnassigned(packageId: string): Promise<number> {
     const row = await this.database.read
       .selectFrom('rc_credentials')

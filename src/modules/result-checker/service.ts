@@ -23,6 +23,18 @@ import {
   type RcTransaction,
 } from './schemas.js';
 
+/** A package with fewer unassigned credentials than this is marked low on stock. */
+export const RC_LOW_STOCK_BELOW = 20;
+
+export interface RcStockLine {
+  packageId: string;
+  code: string;
+  name: string;
+  status: string;
+  stock: number;
+  low: boolean;
+}
+
 export interface RcItemInput {
   packageId: string;
   recipientPhone: string;
@@ -197,7 +209,12 @@ export class ResultCheckerService {
           walletBalanceBefore: before,
           walletBalanceAfter: balances.available,
         });
-        const purchase: RcPurchase = { transactionId: id, shortReference: reference, credential: this.reveal(credential.secret), status: 'completed' };
+        const purchase: RcPurchase = {
+          transactionId: id,
+          shortReference: reference,
+          credential: this.reveal(credential.secret),
+          status: 'completed',
+        };
         // The answer kept with the caller's Idempotency-Key, if any, written with the sale.
         this.idempotency.succeeded(tx, caller, purchase);
         return { sold: true as const, purchase };
@@ -347,7 +364,11 @@ export class ResultCheckerService {
   /** Spec 4.17's answer: the sales with their credentials, and every failure (before and in the unit) by index. */
   private bulkPurchase(outcome: BulkOutcome, failedBefore: readonly RcBulkFailure[]): RcBulkPurchase {
     return {
-      transactions: outcome.sold.map((t) => ({ transactionId: t.transactionId, recipientPhone: t.recipientPhone, credential: this.reveal(t.secret) })),
+      transactions: outcome.sold.map((t) => ({
+        transactionId: t.transactionId,
+        recipientPhone: t.recipientPhone,
+        credential: this.reveal(t.secret),
+      })),
       failures: [...failedBefore, ...outcome.failures].sort((a, b) => a.index - b.index),
       totalAmount: toGhs(outcome.charged),
       status: 'completed',
@@ -388,6 +409,15 @@ export class ResultCheckerService {
 
   async stock(packageId: string): Promise<number> {
     return this.rc.countUnassigned(packageId);
+  }
+
+  /** Stock of every package, each marked low below RC_LOW_STOCK_BELOW (staff: console, `cli rc stock`). */
+  async stockReport(): Promise<RcStockLine[]> {
+    const rows = await this.rc.stockByPackage();
+    return rows.map((r) => {
+      const stock = Number(r.stock ?? 0);
+      return { packageId: r.id, code: r.code, name: r.name, status: r.status, stock, low: stock < RC_LOW_STOCK_BELOW };
+    });
   }
 
   private failure(item: ValidBulkItem, code: BulkCode, message: string): RcBulkFailure {

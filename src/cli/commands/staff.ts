@@ -1,0 +1,115 @@
+import type { Command } from 'commander';
+import { DomainError } from '../../domain/errors.js';
+import { parseStaffRole } from '../../modules/console/service.js';
+import { printJson } from '../duration.js';
+import { CliError, withRuntime } from '../runtime.js';
+
+function role(value: string) {
+  const found = parseStaffRole(value);
+  if (!found) throw new CliError('--role must be admin, operator or viewer');
+  return found;
+}
+
+async function refused<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof DomainError) throw new CliError(error.message);
+    throw error;
+  }
+}
+
+export const cliActor = () => ({
+  staffId: null,
+  name: `cli:${process.env.USER || process.env.USERNAME || 'staff'}`,
+  address: null,
+});
+
+export function register(program: Command): void {
+  const staff = program.command('staff').description('console staff accounts (docs/console.md)');
+
+  staff
+    .command('create')
+    .requiredOption('--email <email>', 'the staff member’s e-mail (their sign-in name)')
+    .requiredOption('--role <role>', 'admin, operator or viewer')
+    .description('create a console account; prints a one-time password (only its scrypt hash is stored)')
+    .action(async (opts: { email: string; role: string }) => {
+      const wanted = role(opts.role);
+      await withRuntime(
+        async ({ ctx }) => {
+          const { account, password } = await refused(() => ctx.console.createStaff(cliActor(), opts.email, wanted));
+          console.log(`staff ${account.id} ${account.email} (${account.role})\none-time password (shown once): ${password}`);
+        },
+        { logLevel: 'warn' },
+      );
+    });
+
+  staff
+    .command('reset-password')
+    .argument('<email>', 'the account’s e-mail')
+    .description('give an account a new one-time password (printed once); its sessions end')
+    .action(async (email: string) => {
+      await withRuntime(
+        async ({ ctx }) => {
+          const { account, password } = await refused(() => ctx.staff.resetPassword(email));
+          const { staffId, name, address } = cliActor();
+          await ctx.staff.audit({
+            staffId,
+            actor: name,
+            address,
+            action: 'staff.reset_password',
+            recordType: 'staff',
+            recordId: account.id,
+            outcome: 'ok',
+            detail: null,
+          });
+          console.log(`staff ${account.email}: one-time password (shown once): ${password}`);
+        },
+        { logLevel: 'warn' },
+      );
+    });
+
+  staff
+    .command('list')
+    .option('--json', 'print as JSON')
+    .description('list console accounts')
+    .action(async (opts: { json?: boolean }) => {
+      await withRuntime(
+        async ({ ctx }) => {
+          const accounts = await ctx.staff.list();
+          if (opts.json) return printJson(accounts);
+          if (accounts.length === 0) console.log('no staff accounts (create one: staff create --email … --role admin)');
+          for (const a of accounts) {
+            const last = a.lastLoginAt === null ? 'never' : new Date(a.lastLoginAt).toISOString();
+            console.log(`${a.id}  ${a.email}  ${a.role}  ${a.status}  last sign-in ${last}`);
+          }
+        },
+        { logLevel: 'warn' },
+      );
+    });
+
+  staff
+    .command('update')
+    .argument('<email>', 'the account’s e-mail')
+    .option('--role <role>', 'admin, operator or viewer')
+    .option('--status <status>', 'active or disabled')
+    .description('change an account’s role or status; its sessions end')
+    .action(async (email: string, opts: { role?: string; status?: string }) => {
+      const change: { role?: ReturnType<typeof role>; status?: 'active' | 'disabled' } = {};
+      if (opts.role !== undefined) change.role = role(opts.role);
+      if (opts.status !== undefined) {
+        if (opts.status !== 'active' && opts.status !== 'disabled') throw new CliError('--status must be active or disabled');
+        change.status = opts.status;
+      }
+      if (change.role === undefined && change.status === undefined) throw new CliError('give --role or --status');
+      await withRuntime(
+        async ({ ctx }) => {
+          const account = await ctx.staff.findByEmail(email);
+          if (!account) throw new CliError(`no staff account ${email}`);
+          const updated = await refused(() => ctx.console.updateStaff(cliActor(), account.id, change));
+          console.log(`staff ${updated.email}: ${updated.role}, ${updated.status}`);
+        },
+        { logLevel: 'warn' },
+      );
+    });
+}

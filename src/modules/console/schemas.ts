@@ -1,0 +1,68 @@
+import { Type, type Static } from 'typebox';
+
+/**
+ * The console's forms and queries. `_csrf` is optional here because the CSRF check runs before
+ * validation (a missing token is 403, not 400).
+ */
+const Csrf = { _csrf: Type.Optional(Type.String({ maxLength: 200 })) };
+const Id = Type.String({ minLength: 1, maxLength: 128 });
+
+/** Every page is HTML. */
+export const HtmlPage = Type.String({ description: 'text/html' });
+
+export const IdParams = Type.Object({ id: Id });
+export type IdParams = Static<typeof IdParams>;
+
+export const CsrfOnly = Type.Object(Csrf);
+
+export const LoginBody = Type.Object({
+  ...Csrf,
+  email: Type.String({ maxLength: 254 }),
+  password: Type.String({ maxLength: 1024 }),
+});
+export type LoginBody = Static<typeof LoginBody>;
+
+export const ReasonBody = Type.Object({ ...Csrf, reason: Type.String({ maxLength: 500 }) });
+export type ReasonBody = Static<typeof ReasonBody>;
+
+export const KeyBody = Type.Object({ ...Csrf, mode: Type.Union([Type.Literal('live'), Type.Literal('test')]) });
+export type KeyBody = Static<typeof KeyBody>;
+
+export const RevokeBody = Type.Object({ ...Csrf, profileId: Type.Optional(Id) });
+export type RevokeBody = Static<typeof RevokeBody>;
+
+const Role = Type.Union([Type.Literal('admin'), Type.Literal('operator'), Type.Literal('viewer')]);
+
+export const StaffCreateBody = Type.Object({ ...Csrf, email: Type.String({ maxLength: 254 }), role: Role });
+export type StaffCreateBody = Static<typeof StaffCreateBody>;
+
+export const StaffUpdateBody = Type.Object({
+  ...Csrf,
+  role: Role,
+  status: Type.Union([Type.Literal('active'), Type.Literal('disabled')]),
+});
+export type StaffUpdateBody = Static<typeof StaffUpdateBody>;
+
+/** multipart/form-data: the file arrives as a Buffer. */
+export const UploadBody = Type.Object({ ...Csrf, packageId: Id, file: Type.Unsafe<Buffer>({}) });
+export type UploadBody = Static<typeof UploadBody>;
+
+const DateText = Type.String({ maxLength: 10, pattern: '^(\\d{4}-\\d{2}-\\d{2})?$' });
+
+export const OrderSearchQuery = Type.Object({
+  q: Type.Optional(Type.String({ maxLength: 64 })),
+  profileId: Type.Optional(Type.String({ maxLength: 128 })),
+  state: Type.Optional(Type.Union(['', 'pending', 'processing', 'completed', 'failed', 'reversed'].map((s) => Type.Literal(s)))),
+  from: Type.Optional(DateText),
+  to: Type.Optional(DateText),
+});
+export type OrderSearchQuery = Static<typeof OrderSearchQuery>;
+
+export const NoticeQuery = Type.Object({ notice: Type.Optional(Type.String({ maxLength: 40 })) });
+export type NoticeQuery = Static<typeof NoticeQuery>;
+
+export const AuditQuery = Type.Object({
+  action: Type.Optional(Type.String({ maxLength: 64 })),
+  before: Type.Optional(Type.Integer({ minimum: 1 })),
+});
+export type AuditQuery = Static<typeof AuditQuery>;

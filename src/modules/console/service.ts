@@ -1,0 +1,298 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Database } from '../../db/connection.js';
+import { STAFF_ROLES, type AuditRow, type StaffRole } from '../../db/schema.js';
+import { whenRefusedBy } from '../../db/unique-indexes.js';
+import { conflict, forbidden, invalid, notFound, unauthenticated } from '../../domain/errors.js';
+import type { Clock } from '../../domain/types.js';
+import { newId } from '../../lib/ids.js';
+import { DUMMY_HASH, generatePassword, hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } from './passwords.js';
+import type { AuditFilter, NewAuditEntry, StaffRepository } from './repository.js';
+
+/** What each role may do, from least to most: a role may do everything of the roles before it. */
+const RANK: Record<StaffRole, number> = { viewer: 0, operator: 1, admin: 2 };
+
+export function mayAct(role: StaffRole, needed: StaffRole): boolean {
+  return RANK[role] >= RANK[needed];
+}
+
+export function parseStaffRole(value: string): StaffRole | null {
+  return STAFF_ROLES.find((r) => r === value) ?? null;
+}
+
+export interface StaffAccount {
+  id: string;
+  email: string;
+  role: StaffRole;
+  status: 'active' | 'disabled';
+  lastLoginAt: number | null;
+  createdAt: number;
+}
+
+export interface StaffSession {
+  /** sha-256 of the cookie token. */
+  id: string;
+  staffId: string;
+  email: string;
+  role: StaffRole;
+  csrfToken: string;
+  expiresAt: number;
+}
+
+export interface AuditEntry {
+  id: number;
+  at: number;
+  actor: string;
+  action: string;
+  recordType: string | null;
+  recordId: string | null;
+  address: string | null;
+  outcome: 'ok' | 'refused';
+  detail: Record<string, unknown> | null;
+}
+
+/** Failed sign-ins tolerated per e-mail and per address within the window, before sign-in is refused. */
+export const LOGIN_LIMITS = { perEmail: 5, perAddress: 20, windowMs: 15 * 60_000 };
+
+/**
+ * Failed sign-ins in this process's memory (one console process is the expected deployment; with
+ * several, each counts its own: the limit is per process).
+ */
+class LoginThrottle {
+  private readonly failures = new Map<string, number[]>();
+
+  constructor(private readonly clock: Clock) {}
+
+  /** Seconds until `keys` may try again, or null when none of them is over its limit. */
+  blockedFor(keys: readonly [string, number][]): number | null {
+    const now = this.clock();
+    let wait: number | null = null;
+    for (const [key, limit] of keys) {
+      const recent = this.recent(key, now);
+      if (recent.length >= limit) {
+        const until = (recent[recent.length - limit] ?? now) + LOGIN_LIMITS.windowMs;
+        wait = Math.max(wait ?? 0, Math.ceil((until - now) / 1000));
+      }
+    }
+    return wait;
+  }
+
+  failed(keys: readonly string[]): void {
+    const now = this.clock();
+    for (const key of keys) this.failures.set(key, [...this.recent(key, now), now]);
+    if (this.failures.size > 10_000) this.sweep(now);
+  }
+
+  succeeded(key: string): void {
+    this.failures.delete(key);
+  }
+
+  private recent(key: string, now: number): number[] {
+    return (this.failures.get(key) ?? []).filter((at) => at > now - LOGIN_LIMITS.windowMs);
+  }
+
+  private sweep(now: number): void {
+    for (const key of [...this.failures.keys()]) if (this.recent(key, now).length === 0) this.failures.delete(key);
+  }
+}
+
+const sessionId = (token: string) => createHash('sha256').update(token).digest('hex');
+
+function normaliseEmail(email: string): string {
+  const trimmed = email.trim().toLowerCase();
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(trimmed) || trimmed.length > 254) {
+    throw invalid('INVALID_REQUEST', `"${email}" is not an e-mail address`);
+  }
+  return trimmed;
+}
+
+/**
+ * Staff accounts, sign-in, sessions and the audit trail of the console. Sessions live in the
+ * database: the browser holds a random token (in a signed cookie), the table its sha-256.
+ */
+export class StaffService {
+  private readonly throttle: LoginThrottle;
+
+  constructor(
+    private readonly database: Database,
+    private readonly staff: StaffRepository,
+    private readonly clock: Clock,
+    private readonly sessionTtlMs: number,
+  ) {
+    this.throttle = new LoginThrottle(clock);
+  }
+
+  /** A new account with a one-time password (returned once, stored hashed), or the password given. */
+  async create(emailInput: string, role: StaffRole, password?: string): Promise<{ account: StaffAccount; password: string }> {
+    const email = normaliseEmail(emailInput);
+    const secret = password ?? generatePassword();
+    if (secret.length < MIN_PASSWORD_LENGTH)
+      throw invalid('INVALID_REQUEST', `a password needs at least ${MIN_PASSWORD_LENGTH} characters`);
+    const hash = await hashPassword(secret);
+    const now = this.clock();
+    const row = {
+      id: newId('stf'),
+      email,
+      role,
+      password_hash: hash,
+      status: 'active' as const,
+      last_login_at: null,
+      created_at: now,
+      updated_at: now,
+    };
+    await this.database
+      .unit((tx) => this.staff.insertAccount(tx, row))
+      .catch(
+        whenRefusedBy({
+          staff_accounts_email_key: () => conflict('INVALID_REQUEST', `a staff account for ${email} exists already`),
+        }),
+      );
+    return { account: toAccount(row), password: secret };
+  }
+
+  /** A new one-time password for an account (its sessions end); returned once, stored hashed. */
+  async resetPassword(emailInput: string): Promise<{ account: StaffAccount; password: string }> {
+    const email = emailInput.trim().toLowerCase();
+    const password = generatePassword();
+    const hash = await hashPassword(password);
+    return this.database.unit(async (tx) => {
+      const row = await this.staff.findAccountByEmailInUnit(tx, email);
+      if (!row) throw notFound('NOT_FOUND', `no staff account ${email}`);
+      await this.staff.updateAccount(tx, row.id, { password_hash: hash }, this.clock());
+      await this.staff.deleteSessionsOf(tx, row.id);
+      return { account: toAccount(row), password };
+    });
+  }
+
+  async list(): Promise<StaffAccount[]> {
+    return (await this.staff.listAccounts()).map(toAccount);
+  }
+
+  async findByEmail(email: string): Promise<StaffAccount | undefined> {
+    const row = await this.staff.findAccountByEmail(email.trim().toLowerCase());
+    return row ? toAccount(row) : undefined;
+  }
+
+  /** Changes a role or an account's status; the last active admin can be neither demoted nor disabled. */
+  async update(id: string, change: { role?: StaffRole; status?: 'active' | 'disabled' }): Promise<StaffAccount> {
+    return this.database.unit(async (tx) => {
+      const account = await this.staff.findAccount(tx, id);
+      if (!account) throw notFound('NOT_FOUND', `no staff account ${id}`);
+      const losesAdmin =
+        account.role === 'admin' &&
+        account.status === 'active' &&
+        ((change.role ?? 'admin') !== 'admin' || change.status === 'disabled');
+      if (losesAdmin && (await this.staff.activeAdmins(tx)).length <= 1) {
+        throw conflict('INVALID_REQUEST', `${account.email} is the last active admin`);
+      }
+      const now = this.clock();
+      await this.staff.updateAccount(tx, id, change, now);
+      // A changed role or a disabled account takes effect at once: its sessions end.
+      await this.staff.deleteSessionsOf(tx, id);
+      return toAccount({ ...account, ...change });
+    });
+  }
+
+  /**
+   * Signs in: a session token for the cookie. Refused alike for an unknown e-mail, a wrong
+   * password and a disabled account; refused without looking when the e-mail or the address has
+   * failed too often lately.
+   */
+  async login(emailInput: string, password: string, address: string): Promise<{ token: string; session: StaffSession }> {
+    const email = emailInput.trim().toLowerCase();
+    const keys: [string, number][] = [
+      [`email:${email}`, LOGIN_LIMITS.perEmail],
+      [`address:${address}`, LOGIN_LIMITS.perAddress],
+    ];
+    const wait = this.throttle.blockedFor(keys);
+    if (wait !== null) throw forbidden('RATE_LIMITED', `Too many failed sign-ins; try again in ${Math.ceil(wait / 60)} min`);
+    const row = await this.staff.findAccountByEmail(email);
+    const matches = await verifyPassword(password, row?.password_hash ?? DUMMY_HASH);
+    if (!row || !matches || row.status !== 'active') {
+      this.throttle.failed(keys.map(([key]) => key));
+      throw unauthenticated('Wrong e-mail or password');
+    }
+    this.throttle.succeeded(`email:${email}`);
+    const token = randomBytes(32).toString('base64url');
+    const now = this.clock();
+    const session: StaffSession = {
+      id: sessionId(token),
+      staffId: row.id,
+      email: row.email,
+      role: row.role,
+      csrfToken: randomBytes(32).toString('base64url'),
+      expiresAt: now + this.sessionTtlMs,
+    };
+    await this.database.unit(async (tx) => {
+      await this.staff.deleteExpiredSessions(tx, now);
+      await this.staff.insertSession(tx, { ...session, address, now });
+      await this.staff.recordLogin(tx, row.id, now);
+    });
+    return { token, session };
+  }
+
+  /** The live session of a cookie token, or null (unknown, expired, or its account disabled). */
+  async session(token: string): Promise<StaffSession | null> {
+    const row = await this.staff.findSession(sessionId(token));
+    if (!row || row.status !== 'active' || Number(row.expires_at) <= this.clock()) return null;
+    return {
+      id: row.id,
+      staffId: row.staff_id,
+      email: row.email,
+      role: row.role,
+      csrfToken: row.csrf_token,
+      expiresAt: Number(row.expires_at),
+    };
+  }
+
+  async logout(session: StaffSession): Promise<void> {
+    await this.database.unit((tx) => this.staff.deleteSession(tx, session.id));
+  }
+
+  // ---- audit ----
+
+  async audit(entry: Omit<NewAuditEntry, 'now'>): Promise<void> {
+    await this.database.unit((tx) => this.staff.appendAudit(tx, { ...entry, now: this.clock() }));
+  }
+
+  async listAudit(filter: AuditFilter): Promise<AuditEntry[]> {
+    return (await this.staff.listAudit(filter)).map(toAuditEntry);
+  }
+}
+
+function toAccount(row: {
+  id: string;
+  email: string;
+  role: StaffRole;
+  status: 'active' | 'disabled';
+  last_login_at: number | null;
+  created_at: number;
+}): StaffAccount {
+  return {
+    id: row.id,
+    email: row.email,
+    role: row.role,
+    status: row.status,
+    lastLoginAt: row.last_login_at === null ? null : Number(row.last_login_at),
+    createdAt: Number(row.created_at),
+  };
+}
+
+function toAuditEntry(row: AuditRow): AuditEntry {
+  let detail: Record<string, unknown> | null = null;
+  try {
+    detail = row.detail === null ? null : (JSON.parse(row.detail) as Record<string, unknown>);
+  } catch {
+    detail = { text: row.detail };
+  }
+  return {
+    id: Number(row.id),
+    at: Number(row.created_at),
+    actor: row.actor,
+    action: row.action,
+    recordType: row.record_type,
+    recordId: row.record_id,
+    address: row.address,
+    outcome: row.outcome,
+    detail,
+  };
+}

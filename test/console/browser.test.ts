@@ -1,0 +1,173 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, Page } from 'playwright-core';
+import { openBrowser, offHostRequests, recordRequests, screenshot } from '../helpers/browser.js';
+import { createTestApp, TEST_DIALECT, type TestApp } from '../helpers/app.js';
+import { KEYS } from '../helpers/keys.js';
+import { buySingle, newWorker, waitForState } from '../orders/support.js';
+import { CONSOLE_ENV, PASSWORD } from './support.js';
+
+/**
+ * The console end to end in headless Chromium against a real listening server: sign in, approve a
+ * top-up and see the balance change through the API, load PINs and see the stock rise, find an
+ * order by its short reference and reverse it; a screenshot of each page goes to test-artifacts/.
+ */
+describe(`the console in a browser (${TEST_DIALECT})`, () => {
+  let t: TestApp;
+  let origin: string;
+
+  before(async () => {
+    t = await createTestApp({ env: CONSOLE_ENV });
+    await t.ctx.staff.create('admin@staff.example', 'admin', PASSWORD);
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const address = t.app.server.address();
+    assert.ok(address && typeof address === 'object');
+    origin = `http://127.0.0.1:${address.port}`;
+  });
+  after(() => t.close());
+
+  /** The API as a partner calls it, over the network. */
+  async function api(path: string, init: { method?: string; body?: object } = {}) {
+    const res = await fetch(`${origin}${path}`, {
+      method: init.method ?? 'GET',
+      headers: { 'x-api-key': KEYS.superLive, ...(init.body ? { 'content-type': 'application/json' } : {}) },
+      ...(init.body ? { body: JSON.stringify(init.body) } : {}),
+    });
+    return { status: res.status, body: (await res.json()) as { data: Record<string, unknown> } };
+  }
+
+  async function signIn(page: Page) {
+    await page.goto(`${origin}/console`);
+    assert.match(page.url(), /\/console\/login$/, 'a page without a session sends to the sign-in form');
+    await page.getByLabel('E-mail').fill('admin@staff.example');
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+  }
+
+  async function newPage(browser: Browser, javaScriptEnabled = true) {
+    const context = await browser.newContext({ javaScriptEnabled, viewport: { width: 1366, height: 900 } });
+    const page = await context.newPage();
+    const requests = recordRequests(page);
+    const violations: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') violations.push(message.text());
+    });
+    page.on('dialog', (dialog) => void dialog.accept());
+    return { page, requests, violations };
+  }
+
+  test(
+    'sign in, approve a top-up, load PINs, find and reverse an order; every page screenshotted',
+    { timeout: 180_000 },
+    async (c) => {
+      const browser = await openBrowser(c);
+      if (!browser) return;
+      const { page, requests, violations } = await newPage(browser);
+
+      // A partner asks for a live top-up: it waits for staff.
+      const requested = await api('/api/v1/top-ups/request', {
+        method: 'POST',
+        body: { amount: 75, method: 'bank', reference: 'E2E-TOPUP-1' },
+      });
+      assert.equal(requested.status, 201);
+      const topUpId = requested.body.data._id as string;
+      const balanceBefore = (await api('/api/v1/wallet-balance')).body.data.availableBalance as number;
+
+      await signIn(page);
+      assert.equal(
+        await page.evaluate(() => (globalThis as unknown as { htmx?: { version: string } }).htmx?.version.split('.')[0]),
+        '2',
+      );
+      await screenshot(page, 'console-dashboard');
+
+      // Approve the top-up: the partner's balance through the API rises by its amount.
+      await page.getByRole('navigation').getByRole('link', { name: 'top-ups' }).click();
+      const row = page.locator(`#topup-${topUpId}`);
+      await row.waitFor();
+      await screenshot(page, 'console-top-ups');
+      await row.getByRole('button', { name: 'Approve' }).click();
+      await page.getByText('Top-up approved').waitFor();
+      assert.equal(await page.locator(`#topup-${topUpId}`).count(), 0, 'no longer pending');
+      const balanceAfter = (await api('/api/v1/wallet-balance')).body.data.availableBalance as number;
+      assert.equal(Math.round((balanceAfter - balanceBefore) * 100), 7500);
+
+      // Load PINs: the stock shown rises by the new credentials.
+      await page.getByRole('navigation').getByRole('link', { name: 'inventory' }).click();
+      const stockCell = page.locator('td.stock[data-package="rcp_bece"]');
+      const stockBefore = Number(await stockCell.textContent());
+      await screenshot(page, 'console-inventory');
+      await page.getByLabel('Package').selectOption('rcp_bece');
+      await page.getByLabel('CSV file').setInputFiles({
+        name: 'bece.csv',
+        mimeType: 'text/csv',
+        buffer: Buffer.from('username,password\nE2E-BECE-1,E2E-PIN-1\nE2E-BECE-2,E2E-PIN-2\nE2E-BECE-3,E2E-PIN-3\n'),
+      });
+      await page.getByRole('button', { name: 'Upload' }).click();
+      await page.getByText('added 3, skipped 0').waitFor();
+      assert.equal(Number(await stockCell.textContent()), stockBefore + 3);
+      assert.equal(await page.getByText('E2E-PIN-1').count(), 0, 'PINs are never shown');
+      await screenshot(page, 'console-inventory-loaded');
+
+      // An order completes; staff find it by its short reference and reverse it.
+      const bought = await buySingle(t, KEYS.superLive, '0244840051');
+      const { orderId, shortReference } = bought.body.data as { orderId: string; shortReference: string };
+      await newWorker(t).drain();
+      await waitForState(t, KEYS.superLive, orderId, ['completed']);
+      await page.getByRole('navigation').getByRole('link', { name: 'orders' }).click();
+      await page.getByLabel('Reference, order id or number').fill(shortReference.toLowerCase());
+      await page.getByRole('button', { name: 'Search' }).click();
+      const found = page.getByRole('link', { name: shortReference });
+      await found.waitFor();
+      await screenshot(page, 'console-orders-search');
+      await found.click();
+      await page.getByRole('heading', { name: `Order ${shortReference}` }).waitFor();
+      await screenshot(page, 'console-order');
+      await page.getByLabel('Reason').fill('recipient never got the bundle');
+      await page.getByRole('button', { name: 'Reverse order' }).click();
+      await page.getByText('Order reversed').waitFor();
+      assert.equal(await page.locator('dd.state').textContent(), 'reversed');
+      const order = await api(`/api/v1/orders/${orderId}`);
+      assert.equal(order.body.data.state, 'reversed');
+
+      // The other pages.
+      for (const [link, heading, name] of [
+        ['staff', 'Staff', 'console-staff'],
+        ['audit', 'Audit trail', 'console-audit'],
+        ['partners', 'Partners', 'console-partners'],
+      ] as const) {
+        await page.getByRole('navigation').getByRole('link', { name: link }).click();
+        await page.getByRole('heading', { name: heading, exact: true }).waitFor();
+        await screenshot(page, name);
+        if (link === 'audit') assert.equal(await page.getByRole('cell', { name: 'order.reverse', exact: true }).count(), 1);
+      }
+      await page.getByRole('link', { name: 'usr_super' }).first().click();
+      await page.getByRole('heading', { name: /^Partner / }).waitFor();
+      await screenshot(page, 'console-partner');
+
+      assert.deepEqual(offHostRequests(requests, origin), [], 'nothing is loaded from another origin');
+      assert.ok(requests.some((url) => url.endsWith('/console/assets/htmx.min.js')));
+      assert.deepEqual(violations, [], 'no console errors (a CSP violation would be one)');
+    },
+  );
+
+  test('without JavaScript the essential forms still work: sign in and approve a top-up', { timeout: 120_000 }, async (c) => {
+    const browser = await openBrowser(c);
+    if (!browser) return;
+    const { page } = await newPage(browser, false);
+    const requested = await api('/api/v1/top-ups/request', {
+      method: 'POST',
+      body: { amount: 5, method: 'momo', reference: 'E2E-NOJS-1' },
+    });
+    const topUpId = requested.body.data._id as string;
+    const before = (await api('/api/v1/wallet-balance')).body.data.availableBalance as number;
+    await signIn(page);
+    await page.goto(`${origin}/console/top-ups`);
+    await page.locator(`#topup-${topUpId}`).getByRole('button', { name: 'Approve' }).click();
+    await page.getByText('Top-up approved').waitFor();
+    assert.match(page.url(), /\/console\/top-ups\?notice=approved$/);
+    const afterApproval = (await api('/api/v1/wallet-balance')).body.data.availableBalance as number;
+    assert.equal(Math.round((afterApproval - before) * 100), 500);
+    await screenshot(page, 'console-top-ups-no-js');
+  });
+});
