@@ -18,7 +18,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
  * A/B mode: BENCH_SERVER_ROOT=<a work tree of another revision, built (npm ci && npm run build)>.
  * That tree's service (its dist/cli/index.js, seeded by its own `cli import` into its own database)
  * runs beside this one, and every scenario is measured BENCH_AB_ROUNDS times on each, alternating
- * (this, other, this, other, …); the summary gives the medians and this build's ratio to the other.
+ * (this, other; other, this; …); the summary gives the medians and this build's ratio to the other.
  */
 const OTHER_ROOT = process.env.BENCH_SERVER_ROOT ? path.resolve(process.env.BENCH_SERVER_ROOT) : null;
 const ROUNDS = OTHER_ROOT ? Number(process.env.BENCH_AB_ROUNDS ?? 3) : 1;
@@ -370,7 +370,9 @@ async function main(): Promise<void> {
         }
 
         for (const name of [...READ_SCENARIOS, ...PURCHASE_SCENARIOS].filter(selected)) {
-          for (const server of servers) {
+          // Who goes first alternates round by round (this, other; other, this; …), so neither build
+          // always runs right after the other's backlog or the ceiling check.
+          for (const server of round % 2 === 1 ? servers : [...servers].reverse()) {
             const isPurchase = PURCHASE_SCENARIOS.includes(name);
             if (WARMUP_S > 0) load(server.url, connections, scenario(name), WARMUP_S);
             const before = isPurchase ? await orderCount(server.observer, name) : 0;
