@@ -9,12 +9,18 @@ export interface BenchSeedOptions {
 
 export const HEAVY_PROFILE = 'usr_bench_heavy';
 export const HEAVY_KEY = 'service_live_benchHeavyWalletKey0001';
+/** A SuperAgent whose only orders are bulk orders of 20 recipients (placed by bench/run.ts through the API). */
+export const BULK_PROFILE = 'usr_bench_bulk';
+export const BULK_KEY = 'service_live_benchBulkOrdersKey0001';
 export const benchKey = (i: number) => `service_live_bench${String(i).padStart(6, '0')}Key`;
 
 type Json = Record<string, unknown>;
 
 export function buildBenchSeed(demoSeedPath: string, options: BenchSeedOptions): Json {
-  const demo = JSON.parse(fs.readFileSync(demoSeedPath, 'utf8')) as Json & { resultCheckerPackages: Json[]; dataPackages: Json[] };
+  const demo = JSON.parse(fs.readFileSync(demoSeedPath, 'utf8')) as Json & {
+    resultCheckerPackages: Json[];
+    dataPackages: Json[];
+  };
   const profile = (id: string, i: number, key: string, live: number) => ({
     id,
     firstName: 'Bench',
@@ -33,6 +39,7 @@ export function buildBenchSeed(demoSeedPath: string, options: BenchSeedOptions):
   });
   const profiles = Array.from({ length: options.profiles }, (_, i) => profile(`usr_bench_${i}`, i, benchKey(i), 1_000_000));
   profiles.push(profile(HEAVY_PROFILE, options.profiles, HEAVY_KEY, 1_000_000));
+  profiles.push(profile(BULK_PROFILE, options.profiles + 1, BULK_KEY, 1_000_000));
 
   const rcPackages = demo.resultCheckerPackages.map((p, index) =>
     index === 0

@@ -21,19 +21,27 @@ import {
 import type { EncodedOrderPage, OrderService } from './service.js';
 
 const EMPTY_ORDERS = '"orders":[]';
+const COMMA = Buffer.from(',');
 /** Fastify types a schema as a plain record; this one object is also its compiled serializer's cache key. */
 const ORDER_SCHEMA = Order as unknown as Record<string, unknown>;
 
 /**
  * The page as the route's serializer writes it: its envelope serialized with no orders, and the
- * orders' own JSON (mostly cached, see OrderService.listEncoded) put into the empty array.
+ * orders' own JSON (mostly cached, see OrderService.listEncoded) put into the empty array. The
+ * body is built as bytes: the orders' JSON is kept encoded, so a page is one copy of each.
  */
-function pageBody(reply: FastifyReply, page: EncodedOrderPage): string {
+function pageBody(reply: FastifyReply, page: EncodedOrderPage): Buffer {
   const envelope = reply.serialize({ success: true, data: { ...page, orders: [] } }) as string;
   const at = envelope.indexOf(EMPTY_ORDERS);
   if (at < 0) throw new Error('the order page envelope has no empty orders array');
   const inside = at + EMPTY_ORDERS.length - 1;
-  return `${envelope.slice(0, inside)}${page.orders.join(',')}${envelope.slice(inside)}`;
+  const parts: Buffer[] = [Buffer.from(envelope.slice(0, inside))];
+  for (const [i, order] of page.orders.entries()) {
+    if (i > 0) parts.push(COMMA);
+    parts.push(order);
+  }
+  parts.push(Buffer.from(envelope.slice(inside)));
+  return Buffer.concat(parts);
 }
 
 export const orderRoutes: FastifyPluginAsyncTypebox<{ orders: OrderService }> = async (app, { orders }) => {
@@ -49,8 +57,8 @@ export const orderRoutes: FastifyPluginAsyncTypebox<{ orders: OrderService }> = 
     },
     async (request, reply) => {
       // The route's own serializer for one order (Fastify compiles it once per route and schema).
-      const encode = reply.compileSerializationSchema(ORDER_SCHEMA) as (order: Order) => string;
-      const page = await orders.listEncoded(request.auth, request.query, encode);
+      const serialize = reply.compileSerializationSchema(ORDER_SCHEMA) as (order: Order) => string;
+      const page = await orders.listEncoded(request.auth, request.query, (order) => Buffer.from(serialize(order)));
       return reply.type(JSON_TYPE).send(pageBody(reply, page));
     },
   );

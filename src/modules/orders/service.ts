@@ -14,9 +14,9 @@ import type { Order, OrderPage, OrderStatus, OrdersQuery } from './schemas.js';
 import { OrderViewCache, type RenderedOrder } from './view-cache.js';
 import { toOrderView, toStatusView } from './views.js';
 
-/** An order page whose orders are JSON texts (see OrderService.listEncoded). */
+/** An order page whose orders are JSON, as UTF-8 bytes (see OrderService.listEncoded). */
 export interface EncodedOrderPage extends Omit<OrderPage, 'orders'> {
-  orders: string[];
+  orders: Buffer[];
 }
 
 export interface StuckDelivery {
@@ -75,7 +75,7 @@ export class OrderService {
    * `list` with each order as JSON made by `encode`: a cached order keeps its JSON with its view,
    * so an unchanged order is serialized once, not on every page that shows it.
    */
-  async listEncoded(owner: Owner, query: OrdersQuery, encode: (order: Order) => string): Promise<EncodedOrderPage> {
+  async listEncoded(owner: Owner, query: OrdersQuery, encode: (order: Order) => Buffer): Promise<EncodedOrderPage> {
     const page = await this.readPage(owner, query);
     return {
       orders: page.orders.map((o) => (o.json ??= encode(o.view))),

@@ -1,9 +1,13 @@
 import type { Order } from './schemas.js';
 
-/** One rendered order, and its JSON once a caller has serialized it. */
+/**
+ * One rendered order, and its JSON once a caller has serialized it, kept as UTF-8 bytes: a page
+ * copies them into its body as they are (a string made by a serializer is a rope of many pieces,
+ * walked again and then encoded on every page that shows it).
+ */
 export interface RenderedOrder {
   view: Order;
-  json: string | undefined;
+  json: Buffer | undefined;
 }
 
 interface Entry extends RenderedOrder {
