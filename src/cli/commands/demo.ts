@@ -57,7 +57,7 @@ export function register(program: Command): void {
                 `staff console: ${url}/console  sign in as ${DEMO_STAFF_EMAIL} with ${staffPassword} (admin; a new password each run)`,
               ]
             : []),
-          'more keys are in examples/demo-seed.json; OpenAPI at /openapi.json; Ctrl-C stops.',
+          'more keys are in examples/demo-seed.json; API reference at /docs (OpenAPI at /openapi.json); Ctrl-C stops.',
           ...(localOnly
             ? [`listening on ${DEMO_DEFAULT_HOST} only, as the demo keys are public; to expose it: HOST=0.0.0.0 npm run demo`]
             : []),

@@ -30,7 +30,7 @@ export function formatSummary(s: ImportSummary): string {
 export function register(program: Command): void {
   program
     .command('import')
-    .argument('<file>', 'seed file (JSON, decisions.md §2)')
+    .argument('<file>', 'seed file (JSON; the format is in docs/seed-import.md)')
     .description('import a seed file: idempotent upsert by id, all-or-nothing')
     .action(async (file: string) => {
       await withRuntime(
