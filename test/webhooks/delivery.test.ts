@@ -6,16 +6,11 @@ import { KEYS } from '../helpers/keys.js';
 import { startReceiver } from '../helpers/receiver.js';
 import { waitFor } from '../helpers/wait.js';
 import { buySingle, newWorker } from '../orders/support.js';
-import { createEndpoint, SCALE, startWorkers, verified, webhookApp } from './support.js';
+import { approvedTopUp, createEndpoint, SCALE, startWorkers, verified, webhookApp } from './support.js';
 
 /** A live top-up approved by staff: one topup.approved event of usr_super, at once. */
 async function topUpEvent(t: Awaited<ReturnType<typeof webhookApp>>, reference: string): Promise<string> {
-  const requested = await t.call('POST', '/api/v1/top-ups/request', {
-    key: KEYS.superLive,
-    body: { amount: 10, method: 'momo', reference },
-  });
-  assert.equal(requested.status, 201, JSON.stringify(requested.body));
-  await t.ctx.topUps.approve(requested.body.data._id, 'staff@test');
+  await approvedTopUp(t, KEYS.superLive, reference);
   const events = await t.call('GET', '/api/v1/events?type=topup.approved&limit=1', { key: KEYS.superLive });
   return events.body.data.events[0]._id as string;
 }

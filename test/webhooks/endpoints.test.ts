@@ -5,19 +5,12 @@ import { KEYS } from '../helpers/keys.js';
 import { startReceiver } from '../helpers/receiver.js';
 import { waitFor } from '../helpers/wait.js';
 import { buySingle } from '../orders/support.js';
-import { createEndpoint, startWorkers, verified, webhookApp } from './support.js';
+import { approvedTopUp, createEndpoint, startWorkers, verified, webhookApp } from './support.js';
 
 type App = Awaited<ReturnType<typeof webhookApp>>;
 
 const create = (t: App, body: unknown, key: string = KEYS.superLive) =>
   t.call('POST', '/api/v1/webhook-endpoints', { key, body });
-
-async function approvedTopUp(t: App, key: string, reference: string): Promise<string> {
-  const requested = await t.call('POST', '/api/v1/top-ups/request', { key, body: { amount: 10, method: 'momo', reference } });
-  assert.equal(requested.status, 201, JSON.stringify(requested.body));
-  await t.ctx.topUps.approve(requested.body.data._id, 'staff@test');
-  return requested.body.data._id as string;
-}
 
 const eventsOf = async (t: App, key: string, query = '') => {
   const res = await t.call('GET', `/api/v1/events${query}`, { key });

@@ -5,7 +5,7 @@ import { KEYS } from '../helpers/keys.js';
 import { startReceiver, type Receiver } from '../helpers/receiver.js';
 import { PROCESS_BUDGET_MS, waitFor } from '../helpers/wait.js';
 import { killQuietly, runCli, startWorker, type WorkerProcess } from '../orders/support.js';
-import { createEndpoint, SCALE, verified, webhookApp } from './support.js';
+import { approvedTopUp, createEndpoint, SCALE, verified, webhookApp } from './support.js';
 
 /** The webhook lane in `cli worker` processes, and the staff's `cli webhooks` commands. */
 describe(`webhook deliveries by worker processes (${TEST_DIALECT})`, () => {
@@ -25,12 +25,7 @@ describe(`webhook deliveries by worker processes (${TEST_DIALECT})`, () => {
     const endpoint = await createEndpoint(t, KEYS.superLive, receiver.url);
     const topUpIds: string[] = [];
     for (let i = 0; i < 8; i++) {
-      const requested = await t.call('POST', '/api/v1/top-ups/request', {
-        key: KEYS.superLive,
-        body: { amount: 10, method: 'momo', reference: `CRASH-${i}` },
-      });
-      topUpIds.push(requested.body.data._id as string);
-      await t.ctx.topUps.approve(requested.body.data._id, 'staff@test');
+      topUpIds.push(await approvedTopUp(t, KEYS.superLive, `CRASH-${i}`));
     }
     const env = { WEBHOOK_RETRY_SCALE: String(SCALE), WEBHOOK_TIMEOUT_MS: '1000', WORKER_IDLE_MS: '20' };
     const first = await startWorker(t, env, children);
@@ -81,11 +76,7 @@ describe(`webhook deliveries by worker processes (${TEST_DIALECT})`, () => {
     receivers.push(failing);
     const endpoint = await createEndpoint(t, KEYS.superLive, failing.url, ['topup.approved']);
     await createEndpoint(t, KEYS.superTest, `${failing.url}/test`);
-    const requested = await t.call('POST', '/api/v1/top-ups/request', {
-      key: KEYS.superLive,
-      body: { amount: 10, method: 'momo', reference: 'CLI-1' },
-    });
-    await t.ctx.topUps.approve(requested.body.data._id, 'staff@test');
+    await approvedTopUp(t, KEYS.superLive, 'CLI-1');
     const work = await t.ctx.webhookDeliveries.claim({ workerId: 'cli-test', limit: 10, perEndpoint: 2, leaseMs: 10_000 });
     assert.equal(work.length, 1);
     await t.ctx.webhookDeliveries.attempt(work[0]!, 'cli-test');

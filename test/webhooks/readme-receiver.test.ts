@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import { ROOT } from '../helpers/cli.js';
 import { KEYS } from '../helpers/keys.js';
 import { PROCESS_BUDGET_MS, waitFor } from '../helpers/wait.js';
-import { startWorkers, webhookApp } from './support.js';
+import { approvedTopUp, startWorkers, webhookApp } from './support.js';
 
 /** The TypeScript receiver of the README's webhook section, as written there. */
 function readmeReceiver(): string {
@@ -73,11 +73,7 @@ test("the README's receiver verifies our deliveries, refuses a forged one and ig
   assert.equal(forged.status, 400);
 
   startWorkers(t, c);
-  const requested = await t.call('POST', '/api/v1/top-ups/request', {
-    key: KEYS.superLive,
-    body: { amount: 10, method: 'momo', reference: 'README-1' },
-  });
-  await t.ctx.topUps.approve(requested.body.data._id, 'staff@test');
+  const topUpId = await approvedTopUp(t, KEYS.superLive, 'README-1');
   const [event] = (await t.call('GET', '/api/v1/events?type=topup.approved', { key: KEYS.superLive })).body.data.events;
   const delivery = await waitFor('the delivery to succeed', async () => {
     const shown = await t.call('GET', `/api/v1/events/${event._id}`, { key: KEYS.superLive });
@@ -92,5 +88,5 @@ test("the README's receiver verifies our deliveries, refuses a forged one and ig
     const [d] = shown.body.data.deliveries;
     return d?.attempts.length === 2 && d.status === 'succeeded' ? d : undefined;
   });
-  assert.equal(output.trim(), `topup.approved ${requested.body.data._id}`);
+  assert.equal(output.trim(), `topup.approved ${topUpId}`);
 });

@@ -25,6 +25,14 @@ export function startWorkers(t: TestApp, c: TestContext, lane: Partial<WebhookLa
   return { outbox, webhooks };
 }
 
+/** A top-up requested with `key` and approved by staff at once (a topup.approved event); its id. */
+export async function approvedTopUp(t: TestApp, key: string, reference: string): Promise<string> {
+  const requested = await t.call('POST', '/api/v1/top-ups/request', { key, body: { amount: 10, method: 'momo', reference } });
+  assert.equal(requested.status, 201, JSON.stringify(requested.body));
+  await t.ctx.topUps.approve(requested.body.data._id, 'staff@test');
+  return requested.body.data._id as string;
+}
+
 export async function createEndpoint(t: TestApp, key: string, url: string, events: string[] = ['*']) {
   const res = await t.call('POST', '/api/v1/webhook-endpoints', { key, body: { url, events } });
   assert.equal(res.status, 201, JSON.stringify(res.body));
