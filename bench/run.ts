@@ -19,7 +19,10 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
  * That tree's service (its dist/cli/index.js, seeded by its own `cli import` into its own database)
  * runs beside this one, and every scenario is measured BENCH_AB_ROUNDS times on each, alternating
  * (this, other; other, this; …); the summary gives the medians and this build's ratio to the other.
+ * BENCH_THIS_ROOT=<another built work tree> measures that tree as "this" instead of this checkout,
+ * to compare two earlier revisions (the bench itself, its baselines and the ceiling stay this checkout's).
  */
+const THIS_ROOT = process.env.BENCH_THIS_ROOT ? path.resolve(process.env.BENCH_THIS_ROOT) : ROOT;
 const OTHER_ROOT = process.env.BENCH_SERVER_ROOT ? path.resolve(process.env.BENCH_SERVER_ROOT) : null;
 const ROUNDS = OTHER_ROOT ? Number(process.env.BENCH_AB_ROUNDS ?? 3) : 1;
 const full = process.argv.includes('--full');
@@ -288,7 +291,7 @@ async function main(): Promise<void> {
   };
 
   try {
-    servers.push(await startServer('this', ROOT, work, children));
+    servers.push(await startServer('this', THIS_ROOT, work, children));
     if (OTHER_ROOT) servers.push(await startServer(path.basename(OTHER_ROOT), OTHER_ROOT, work, children));
     const [self] = servers;
     if (!self) throw new Error('no server');
@@ -558,7 +561,9 @@ async function main(): Promise<void> {
 
     const fixed = (n: number | null) => (n === null ? '?' : n.toFixed(2));
     if (ab && other) {
-      console.log(`\nA/B: this build (${ROOT}) against ${other.label} (${other.root}), ${ROUNDS} alternating rounds, medians:`);
+      console.log(
+        `\nA/B: this build (${THIS_ROOT}) against ${other.label} (${other.root}), ${ROUNDS} alternating rounds, medians:`,
+      );
       console.log('scenario                   this req/s  other req/s  this p99  other p99  this/other');
       for (const a of ab) {
         console.log(

@@ -16,7 +16,9 @@ export function normaliseGhanaMsisdn(input: string): string | null {
         ? `0${digits}`
         : digits;
   const parsed = parsePhoneNumberFromString(candidate, 'GH');
-  if (!parsed || parsed.country !== 'GH' || !parsed.isValid()) return null;
+  if (!parsed || parsed.country !== 'GH') return null;
+  // With the full metadata a number is valid exactly when it has a type (libphonenumber-js's
+  // isValid() is getType() !== undefined), so asking for the type alone validates it.
   const type = parsed.getType();
   if (type !== 'MOBILE' && type !== 'FIXED_LINE_OR_MOBILE') return null;
   return parsed.number.slice(1);
