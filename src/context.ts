@@ -3,6 +3,7 @@ import type { Config } from './config.js';
 import type { Database } from './db/connection.js';
 import type { Clock } from './domain/types.js';
 import { shortReference, type ReferenceSource } from './lib/ids.js';
+import { AuditTrail } from './modules/audit/service.js';
 import { CatalogService } from './modules/catalog/service.js';
 import { ConsoleOperations } from './modules/console/operations.js';
 import { StaffService } from './modules/console/service.js';
@@ -53,8 +54,10 @@ export interface AppContext {
   webhookDeliveries: WebhookDeliveryService;
   ledger: LedgerVerifier;
   seeds: SeedImporter;
-  /** Staff accounts, sessions and the audit trail. */
+  /** Staff accounts and sessions. */
   staff: StaffService;
+  /** The audit trail of staff actions (console and CLI). */
+  audit: AuditTrail;
   /** What staff do in the console (and the CLI's staff reads), audited, through the services above. */
   console: ConsoleOperations;
   /**
@@ -121,6 +124,7 @@ export function createContext(
     resultCheckerLedgerCheck(resultChecker),
     topUpLedgerCheck(topUps),
   ]);
+  const audit = new AuditTrail(database, repositories.audit, clock);
   const staffService = new StaffService(database, repositories.staff, clock, config.console.sessionTtlMs);
   return {
     config,
@@ -161,7 +165,9 @@ export function createContext(
     ledger,
     seeds: new SeedImporter(database, repositories, walletService, cipher, clock),
     staff: staffService,
+    audit,
     console: new ConsoleOperations({
+      database,
       topUps: topUpService,
       orders: orderService,
       deliveries: deliveryService,
@@ -169,6 +175,7 @@ export function createContext(
       profiles: profileService,
       ledger,
       staff: staffService,
+      audit,
       orderStuckAfterMs: config.orderStuckAfterMs,
     }),
     onDeliveriesQueued(listener) {

@@ -1,4 +1,5 @@
 import type { Database } from './db/connection.js';
+import { AuditRepository } from './modules/audit/repository.js';
 import { CatalogRepository } from './modules/catalog/repository.js';
 import { StaffRepository } from './modules/console/repository.js';
 import { EventRepository } from './modules/events/repository.js';
@@ -25,8 +26,10 @@ export interface Repositories {
   idempotency: IdempotencyRepository;
   events: EventRepository;
   webhooks: WebhookRepository;
-  /** Staff accounts, sessions and the audit trail (the console). */
+  /** Staff accounts and sessions (the console). */
   staff: StaffRepository;
+  /** The audit trail of staff actions. */
+  audit: AuditRepository;
   /** Records events with the changes they report (the wallets' low-balance alert uses it too). */
   eventRecorder: EventRecorder;
 }
@@ -47,6 +50,7 @@ export function createRepositories(database: Database): Repositories {
     events,
     webhooks,
     staff: new StaffRepository(database),
+    audit: new AuditRepository(database),
     eventRecorder,
   };
 }

@@ -17,7 +17,7 @@ export function register(program: Command): void {
         throw new CliError('--limit must be an integer from 1 to 1000');
       await withRuntime(
         async ({ ctx }) => {
-          const entries = await ctx.staff.listAudit({ action: opts.action, recordId: opts.record, limit: Number(opts.limit) });
+          const entries = await ctx.audit.list({ action: opts.action, recordId: opts.record, limit: Number(opts.limit) });
           if (opts.json) return printJson(entries);
           if (entries.length === 0) console.log('no audit entries');
           for (const e of entries) {

@@ -52,17 +52,7 @@ export function register(program: Command): void {
       await withRuntime(
         async ({ ctx }) => {
           const { account, password } = await refused(() => ctx.staff.resetPassword(email));
-          const { staffId, name, address } = cliActor();
-          await ctx.staff.audit({
-            staffId,
-            actor: name,
-            address,
-            action: 'staff.reset_password',
-            recordType: 'staff',
-            recordId: account.id,
-            outcome: 'ok',
-            detail: null,
-          });
+          await ctx.database.unit((tx) => ctx.audit.record(tx, cliActor(), 'staff.reset_password', { type: 'staff', id: account.id }));
           console.log(`staff ${account.email}: one-time password (shown once): ${password}`);
         },
         { logLevel: 'warn' },

@@ -8,18 +8,15 @@ import { InventoryImportError } from '../result-checker/csv.js';
 import type { ResultCheckerService } from '../result-checker/service.js';
 import type { TopUpService } from '../top-ups/service.js';
 import type { LedgerVerifier } from '../wallet/ledger-verify.js';
-import type { AuditEntry, StaffService } from './service.js';
+import type { Actor, AuditAction, AuditEntry, AuditTrail } from '../audit/service.js';
+import type { Database } from '../../db/connection.js';
+import type { StaffService } from './service.js';
 
-/** Who acts, as the audit trail records it. */
-export interface Actor {
-  staffId: string | null;
-  /** The staff e-mail, or `cli:<user>`. */
-  name: string;
-  address: string | null;
-}
+export type { Actor } from '../audit/service.js';
 
 /** The services the console works through: the same the API and the CLI call. */
 export interface ConsoleServices {
+  database: Database;
   topUps: TopUpService;
   orders: OrderService;
   deliveries: DeliveryService;
@@ -27,6 +24,7 @@ export interface ConsoleServices {
   profiles: ProfileService;
   ledger: LedgerVerifier;
   staff: StaffService;
+  audit: AuditTrail;
   /** ORDER_STUCK_AFTER_MS. */
   orderStuckAfterMs: number;
 }
@@ -60,7 +58,7 @@ export class ConsoleOperations {
   }
 
   async lastVerify(): Promise<AuditEntry | null> {
-    const [last] = await this.s.staff.listAudit({ action: 'ledger.verify', limit: 1 });
+    const [last] = await this.s.audit.list({ action: 'ledger.verify', limit: 1 });
     return last ?? null;
   }
 
@@ -102,8 +100,8 @@ export class ConsoleOperations {
     return this.s.staff.list();
   }
 
-  audit(filter: Parameters<StaffService['listAudit']>[0]) {
-    return this.s.staff.listAudit(filter);
+  audit(filter: Parameters<AuditTrail['list']>[0]) {
+    return this.s.audit.list(filter);
   }
 
   // ---- actions (each audited) ----
@@ -253,52 +251,35 @@ export class ConsoleOperations {
   }
 
   /** Sign-ins and sign-outs are recorded like actions. */
-  recordSession(actor: Actor, action: 'staff.login' | 'staff.logout', outcome: 'ok' | 'refused', detail: object | null) {
-    return this.s.staff.audit({
-      staffId: actor.staffId,
-      actor: actor.name,
-      action,
-      recordType: 'staff',
-      recordId: actor.staffId,
-      address: actor.address,
-      outcome,
-      detail,
-    });
+  async recordSession(actor: Actor, action: 'staff.login' | 'staff.logout', outcome: 'ok' | 'refused', detail: object | null) {
+    const target = { type: 'staff', id: actor.staffId };
+    if (outcome === 'refused') return this.s.audit.refused(actor, action, target, detail);
+    await this.s.database.unit((tx) => this.s.audit.record(tx, actor, action, target, detail));
   }
 
   /** A request refused before it reached a service (role, CSRF): recorded with why. */
   recordRefusal(actor: Actor, action: string, recordId: string | null, why: string) {
-    return this.s.staff.audit({
-      staffId: actor.staffId,
-      actor: actor.name,
-      action,
-      recordType: null,
-      recordId,
-      address: actor.address,
-      outcome: 'refused',
-      detail: { reason: why },
-    });
+    return this.s.audit.refused(actor, action, { type: null, id: recordId }, { reason: why });
   }
 
   private async audited<T>(
     actor: Actor,
-    action: string,
+    action: AuditAction,
     recordType: string,
     recordId: string | null,
     input: object,
     work: () => Promise<T>,
     result: (value: T) => object = () => ({}),
   ): Promise<T> {
-    const entry = { staffId: actor.staffId, actor: actor.name, action, recordType, recordId, address: actor.address };
+    const target = { type: recordType, id: recordId };
     let value: T;
     try {
       value = await work();
     } catch (error) {
-      if (isRefusal(error))
-        await this.s.staff.audit({ ...entry, outcome: 'refused', detail: { ...input, reason: error.message } });
+      if (isRefusal(error)) await this.s.audit.refused(actor, action, target, { ...input, reason: error.message });
       throw error;
     }
-    await this.s.staff.audit({ ...entry, outcome: 'ok', detail: { ...input, ...result(value) } });
+    await this.s.database.unit((tx) => this.s.audit.record(tx, actor, action, target, { ...input, ...result(value) }));
     return value;
   }
 }

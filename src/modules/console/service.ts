@@ -1,12 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Database } from '../../db/connection.js';
-import { STAFF_ROLES, type AuditRow, type StaffRole } from '../../db/schema.js';
+import { STAFF_ROLES, type StaffRole } from '../../db/schema.js';
 import { whenRefusedBy } from '../../db/unique-indexes.js';
 import { conflict, forbidden, invalid, notFound, unauthenticated } from '../../domain/errors.js';
 import type { Clock } from '../../domain/types.js';
 import { newId } from '../../lib/ids.js';
 import { DUMMY_HASH, generatePassword, hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } from './passwords.js';
-import type { AuditFilter, NewAuditEntry, StaffRepository } from './repository.js';
+import type { StaffRepository } from './repository.js';
 
 /** What each role may do, from least to most: a role may do everything of the roles before it. */
 const RANK: Record<StaffRole, number> = { viewer: 0, operator: 1, admin: 2 };
@@ -36,18 +36,6 @@ export interface StaffSession {
   role: StaffRole;
   csrfToken: string;
   expiresAt: number;
-}
-
-export interface AuditEntry {
-  id: number;
-  at: number;
-  actor: string;
-  action: string;
-  recordType: string | null;
-  recordId: string | null;
-  address: string | null;
-  outcome: 'ok' | 'refused';
-  detail: Record<string, unknown> | null;
 }
 
 /** Failed sign-ins tolerated per e-mail and per address within the window, before sign-in is refused. */
@@ -106,7 +94,7 @@ function normaliseEmail(email: string): string {
 }
 
 /**
- * Staff accounts, sign-in, sessions and the audit trail of the console. Sessions live in the
+ * Staff accounts, sign-in and sessions of the console. Sessions live in the
  * database: the browser holds a random token (in a signed cookie), the table its sha-256.
  */
 export class StaffService {
@@ -247,16 +235,6 @@ export class StaffService {
   async logout(session: StaffSession): Promise<void> {
     await this.database.unit((tx) => this.staff.deleteSession(tx, session.id));
   }
-
-  // ---- audit ----
-
-  async audit(entry: Omit<NewAuditEntry, 'now'>): Promise<void> {
-    await this.database.unit((tx) => this.staff.appendAudit(tx, { ...entry, now: this.clock() }));
-  }
-
-  async listAudit(filter: AuditFilter): Promise<AuditEntry[]> {
-    return (await this.staff.listAudit(filter)).map(toAuditEntry);
-  }
 }
 
 function toAccount(row: {
@@ -274,25 +252,5 @@ function toAccount(row: {
     status: row.status,
     lastLoginAt: row.last_login_at === null ? null : Number(row.last_login_at),
     createdAt: Number(row.created_at),
-  };
-}
-
-function toAuditEntry(row: AuditRow): AuditEntry {
-  let detail: Record<string, unknown> | null = null;
-  try {
-    detail = row.detail === null ? null : (JSON.parse(row.detail) as Record<string, unknown>);
-  } catch {
-    detail = { text: row.detail };
-  }
-  return {
-    id: Number(row.id),
-    at: Number(row.created_at),
-    actor: row.actor,
-    action: row.action,
-    recordType: row.record_type,
-    recordId: row.record_id,
-    address: row.address,
-    outcome: row.outcome,
-    detail,
   };
 }

@@ -4,7 +4,8 @@ import { formatGhs } from '../../lib/money.js';
 import type { StuckDelivery, StaffOrderDetail } from '../orders/service.js';
 import type { StaffProfile } from '../profiles/service.js';
 import type { RcStockLine } from '../result-checker/service.js';
-import { mayAct, type AuditEntry, type StaffAccount, type StaffSession } from './service.js';
+import type { AuditEntry } from '../audit/service.js';
+import { mayAct, type StaffAccount, type StaffSession } from './service.js';
 
 /**
  * The console's pages: plain functions from data to HTML. Every interpolation is escaped by
