@@ -109,23 +109,32 @@ export function createContext(
     clock,
     options.idempotencyLockMs,
   );
+  const audit = new AuditTrail(database, repositories.audit, clock);
   const walletService = new WalletService(database, wallets, clock);
   const webhookSecrets = cipher.sealer('webhook-secrets');
   const webhookSettings = config.webhooks;
   const catalogService = new CatalogService(catalog);
-  const profileService = new ProfileService(database, profiles, walletService, log, clock);
-  const orderService = new OrderService(database, orders, wallets, eventRecorder, clock, config.orderStuckAfterMs);
-  const deliveryService = new DeliveryService(database, orders, outbox, wallets, eventRecorder, clock);
-  const resultCheckerService = new ResultCheckerService(database, resultChecker, wallets, idempotency, cipher, clock, references);
-  const topUpService = new TopUpService(database, topUps, wallets, walletService, idempotency, eventRecorder, clock);
+  const profileService = new ProfileService(database, profiles, walletService, log, audit, clock);
+  const orderService = new OrderService(database, orders, wallets, eventRecorder, audit, clock, config.orderStuckAfterMs);
+  const deliveryService = new DeliveryService(database, orders, outbox, wallets, eventRecorder, audit, clock);
+  const resultCheckerService = new ResultCheckerService(database, resultChecker, wallets, idempotency, cipher, audit, clock, references);
+  const topUpService = new TopUpService(database, topUps, wallets, walletService, idempotency, eventRecorder, audit, clock);
+  const webhookEndpointService = new WebhookEndpointService(
+    database,
+    webhooks,
+    webhookSecrets,
+    { production: config.nodeEnv === 'production', allowPrivate: webhookSettings.allowPrivateUrls },
+    idempotency,
+    audit,
+    clock,
+  );
   const ledger = new LedgerVerifier(database, wallets, [
     walletsMatchLedger(wallets),
     ...dataOrderChecks(orders, wallets),
     resultCheckerLedgerCheck(resultChecker),
     topUpLedgerCheck(topUps),
   ]);
-  const audit = new AuditTrail(database, repositories.audit, clock);
-  const staffService = new StaffService(database, repositories.staff, clock, config.console.sessionTtlMs);
+  const staffService = new StaffService(database, repositories.staff, audit, clock, config.console.sessionTtlMs);
   return {
     config,
     database,
@@ -153,14 +162,7 @@ export function createContext(
     topUps: topUpService,
     idempotency,
     events: new EventService(database, events, webhooks, clock),
-    webhookEndpoints: new WebhookEndpointService(
-      database,
-      webhooks,
-      webhookSecrets,
-      { production: config.nodeEnv === 'production', allowPrivate: webhookSettings.allowPrivateUrls },
-      idempotency,
-      clock,
-    ),
+    webhookEndpoints: webhookEndpointService,
     webhookDeliveries: new WebhookDeliveryService(database, webhooks, webhookSecrets, webhookSettings, clock),
     ledger,
     seeds: new SeedImporter(database, repositories, walletService, cipher, clock),
@@ -175,6 +177,7 @@ export function createContext(
       profiles: profileService,
       ledger,
       staff: staffService,
+      webhooks: webhookEndpointService,
       audit,
       orderStuckAfterMs: config.orderStuckAfterMs,
     }),

@@ -6,6 +6,7 @@ import { createTestApp, TEST_DIALECT, type TestApp } from '../helpers/app.js';
 import { KEYS } from '../helpers/keys.js';
 import { buySingle, newWorker, waitForState } from '../orders/support.js';
 import { CONSOLE_ENV, PASSWORD } from './support.js';
+import { staffActor } from '../helpers/actor.js';
 
 /**
  * The console end to end in headless Chromium against a real listening server: sign in, approve a
@@ -18,7 +19,7 @@ describe(`the console in a browser (${TEST_DIALECT})`, () => {
 
   before(async () => {
     t = await createTestApp({ env: CONSOLE_ENV });
-    await t.ctx.staff.create('admin@staff.example', 'admin', PASSWORD);
+    await t.ctx.staff.create(staffActor(), 'admin@staff.example', 'admin', PASSWORD);
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     const address = t.app.server.address();
     assert.ok(address && typeof address === 'object');

@@ -4,6 +4,7 @@ import { createTestApp, useTestApp, type TestApp } from '../helpers/app.js';
 import { KEYS } from '../helpers/keys.js';
 import { buySingle, ledgerMismatches, newWorker, waitForState } from '../orders/support.js';
 import { CONSOLE_ENV, csrfOf, inject, PASSWORD, signIn, type StaffClient } from './support.js';
+import { staffActor } from '../helpers/actor.js';
 
 /** Route-level tests of every console page and action (issue 18), through inject. */
 
@@ -136,7 +137,7 @@ describe('console routes', () => {
 
     test('sign-in: wrong password refused and recorded; the form needs its CSRF token; throttled after five failures', async (c) => {
       const app = await useTestApp(c, { env: CONSOLE_ENV });
-      await app.ctx.staff.create('victim@staff.example', 'admin', PASSWORD);
+      await app.ctx.staff.create(staffActor(), 'victim@staff.example', 'admin', PASSWORD);
       const form = await inject(app, 'GET', '/console/login');
       const cookie = String(form.headers['set-cookie']).split(';')[0] ?? '';
       const csrf = csrfOf(form.body);
@@ -170,7 +171,7 @@ describe('console routes', () => {
     test('the session cookie is signed, HttpOnly, SameSite=Strict, scoped to /console and expires', async (c) => {
       let now = Date.now();
       const app = await useTestApp(c, { env: { ...CONSOLE_ENV, CONSOLE_SESSION_TTL_MINUTES: '30' }, clock: () => now });
-      await app.ctx.staff.create('short@staff.example', 'viewer', PASSWORD);
+      await app.ctx.staff.create(staffActor(), 'short@staff.example', 'viewer', PASSWORD);
       const form = await inject(app, 'GET', '/console/login');
       const res = await inject(app, 'POST', '/console/login', {
         cookie: String(form.headers['set-cookie']).split(';')[0] ?? '',

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import type { StaffRole } from '../../src/db/schema.js';
 import type { TestApp } from '../helpers/app.js';
+import { staffActor } from '../helpers/actor.js';
 
 /** A signed-in staff member as the browser would be: the session cookie and the page's CSRF token. */
 export interface StaffClient {
@@ -58,7 +59,7 @@ export async function inject(
 
 /** Signs in through the login form (as a browser does); the account is created first unless it exists. */
 export async function signIn(t: TestApp, role: StaffRole, email = `${role}@staff.example`): Promise<StaffClient> {
-  if (!(await t.ctx.staff.findByEmail(email))) await t.ctx.staff.create(email, role, PASSWORD);
+  if (!(await t.ctx.staff.findByEmail(email))) await t.ctx.staff.create(staffActor(), email, role, PASSWORD);
   const form = await inject(t, 'GET', '/console/login');
   assert.equal(form.status, 200);
   const loginCookie = cookiesOf(form.headers).join('; ');

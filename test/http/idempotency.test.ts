@@ -6,6 +6,7 @@ import { useTestApp, type CallResult, type TestApp } from '../helpers/app.js';
 import { KEYS } from '../helpers/keys.js';
 import { createWorker } from '../../src/worker/index.js';
 import { ledgerMismatches, newWorker, waitFor } from '../orders/support.js';
+import { staffActor } from '../helpers/actor.js';
 
 /** integrator-features §1: Idempotency-Key on every POST, through HTTP, on the engine of this run. */
 
@@ -92,7 +93,7 @@ describe('Idempotency-Key (integrator-features §1)', () => {
     const poor = await sentTwice(t, '/api/v1/data-bundles/buy-single', KEYS.customerLive, { ...pkg, beneficiaryMsisdn: '0244910102' }, 'poor-1');
     assert.equal(poor.status, 402);
     // Still the stored 402 after money arrived: the key's outcome was decided.
-    await t.ctx.topUps.approve((await post(t, '/api/v1/top-ups/request', KEYS.customerLive, { amount: 100, method: 'bank', reference: 'R-1' })).body.data._id, 'staff');
+    await t.ctx.topUps.approve(staffActor('staff'), (await post(t, '/api/v1/top-ups/request', KEYS.customerLive, { amount: 100, method: 'bank', reference: 'R-1' })).body.data._id);
     const again = await post(t, '/api/v1/data-bundles/buy-single', KEYS.customerLive, { ...pkg, beneficiaryMsisdn: '0244910102' }, 'poor-1');
     assert.equal(again.status, 402);
     assert.equal(again.raw, poor.raw);

@@ -9,6 +9,7 @@ import { startReceiver } from '../helpers/receiver.js';
 import { waitFor } from '../helpers/wait.js';
 import { buySingle } from '../orders/support.js';
 import { createEndpoint, startWorkers, webhookApp } from '../webhooks/support.js';
+import { staffActor } from '../helpers/actor.js';
 
 const TOKEN = 'metrics-token-0123456789abcdef';
 
@@ -121,7 +122,7 @@ describe(`GET /metrics (${TEST_DIALECT})`, () => {
       body: { amount: 10, method: 'momo', reference: 'MET-1' },
     });
     assert.equal(requested.status, 201, JSON.stringify(requested.body));
-    await t.ctx.topUps.approve(requested.body.data._id, 'staff@test');
+    await t.ctx.topUps.approve(staffActor('staff@test'), requested.body.data._id);
     const text = await waitFor('the retried delivery to succeed', async () => {
       const res = await t.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${TOKEN}` } });
       return sample(res.body, 'partner_api_webhook_attempts_total', { result: 'succeeded' }) === 1 ? res.body : undefined;

@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { KEYS } from '../helpers/keys.js';
 import { buySingle, ledgerMismatches, newWorker, runCli, waitFor, type CliRun } from './support.js';
+import { staffActor } from '../helpers/actor.js';
 
 /**
  * The staff commands as real processes. Independent runs go in parallel (two rounds) to keep the
@@ -109,11 +110,11 @@ describe('cli orders reverse | stuck, cli ledger verify', () => {
 
   test('only a completed data order can be reversed, with a reason', async () => {
     await assert.rejects(
-      t.ctx.orders.reverse(processingId, 'too early'),
+      t.ctx.orders.reverse(staffActor(), processingId, 'too early'),
       /is processing; only a completed order can be reversed/,
     );
-    await assert.rejects(t.ctx.orders.reverse('ord_nope', 'x'), /no order ord_nope/);
-    await assert.rejects(t.ctx.orders.reverse(completedId, '   '), /a reason is required/);
+    await assert.rejects(t.ctx.orders.reverse(staffActor(), 'ord_nope', 'x'), /no order ord_nope/);
+    await assert.rejects(t.ctx.orders.reverse(staffActor(), completedId, '   '), /a reason is required/);
     assert.deepEqual(await t.wallet('usr_agent', 'live'), { available: 9100, held: 900 });
   });
 
@@ -196,7 +197,7 @@ describe('cli orders reverse | stuck, cli ledger verify', () => {
       return (await t.call('GET', `/api/v1/orders/${orderId}`, { key: KEYS.superLive })).body.data.state === 'completed';
     });
     assert.deepEqual(await t.wallet('usr_super', 'live'), { available: start.available - 850, held: start.held });
-    const r = await t.ctx.orders.reverse(orderId, 'duplicate order');
+    const r = await t.ctx.orders.reverse(staffActor(), orderId, 'duplicate order');
     assert.equal(r.refunded, 850);
     assert.deepEqual(await t.wallet('usr_super', 'live'), start);
     const retry = await t.call('POST', '/api/v1/data-bundles/retry-recipient', {

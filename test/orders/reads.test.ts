@@ -10,6 +10,7 @@ import { orderRow } from '../../src/modules/orders/rows.js';
 import type { Mode } from '../../src/domain/types.js';
 import { newId, shortReference } from '../../src/lib/ids.js';
 import { buySingle, newWorker, waitFor } from './support.js';
+import { staffActor } from '../helpers/actor.js';
 
 const ORDER_FIELDS = [
   '_creationTime', '_id', 'amount', 'beneficiaryMsisdn', 'bulkCompletedCount', 'bulkFailedCount', 'bulkRecipients', 'completedAt',
@@ -222,7 +223,7 @@ describe('GET /orders, /orders/{id}, /orders/{id}/status (spec 4.11–4.13)', ()
     });
     assert.notEqual((await listed()).completedAt, null);
 
-    await t.ctx.orders.reverse(orderId, 'test reversal');
+    await t.ctx.orders.reverse(staffActor(), orderId, 'test reversal');
     assert.equal((await listed()).state, 'reversed');
   });
 

@@ -8,6 +8,7 @@ import { runCli } from '../helpers/cli.js';
 import { KEYS } from '../helpers/keys.js';
 import { InventoryImportError, parseCredentialCsv } from '../../src/modules/result-checker/csv.js';
 import { cliEnv, ledgerProblems, stockOf } from './support.js';
+import { staffActor } from '../helpers/actor.js';
 
 const BUY = '/api/v1/result-checker/buy-single';
 const buy = (t: TestApp, packageId: string, key: string = KEYS.superLive) =>
@@ -61,8 +62,8 @@ describe('cli rc import and encryption at rest', () => {
   test('import adds new credentials encrypted, skips and counts duplicates (in the file and already stored)', async () => {
     assert.equal(await stockOf(t, KEYS.superLive, 'rcp_bece'), 0);
     const csv = 'username,password\nBEC001,2222-0001\nBEC002,2222-0002\nBEC001,2222-9999\nBEC003,2222-0003\n';
-    assert.deepEqual(await t.ctx.resultChecker.importCredentials('rcp_bece', csv), { added: 3, skipped: 1 });
-    assert.deepEqual(await t.ctx.resultChecker.importCredentials('rcp_bece', 'username,password\nBEC003,x\nBEC004,2222-0004'), {
+    assert.deepEqual(await t.ctx.resultChecker.importCredentials(staffActor(), 'rcp_bece', csv, 'test.csv'), { added: 3, skipped: 1 });
+    assert.deepEqual(await t.ctx.resultChecker.importCredentials(staffActor(), 'rcp_bece', 'username,password\nBEC003,x\nBEC004,2222-0004', 'test.csv'), {
       added: 1,
       skipped: 1,
     });
@@ -84,11 +85,11 @@ describe('cli rc import and encryption at rest', () => {
   test('a rejected file writes nothing; an unknown package is refused', async () => {
     const before = await stockOf(t, KEYS.superLive, 'rcp_wassce');
     await assert.rejects(
-      t.ctx.resultChecker.importCredentials('rcp_wassce', 'username,password\nNEW001,a\nNEW002,b\nNEW003'),
+      t.ctx.resultChecker.importCredentials(staffActor(), 'rcp_wassce', 'username,password\nNEW001,a\nNEW002,b\nNEW003', 'test.csv'),
       (error: unknown) => error instanceof InventoryImportError && /^line 4:/.test(error.message),
     );
     await assert.rejects(
-      t.ctx.resultChecker.importCredentials('rcp_missing', 'username,password\nNEW001,a'),
+      t.ctx.resultChecker.importCredentials(staffActor(), 'rcp_missing', 'username,password\nNEW001,a', 'test.csv'),
       (error: unknown) => error instanceof InventoryImportError && /no result-checker package rcp_missing/.test(error.message),
     );
     assert.equal(await stockOf(t, KEYS.superLive, 'rcp_wassce'), before);

@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { KEYS } from '../helpers/keys.js';
 import { rcAndTopUpProblems } from './support.js';
+import { staffActor } from '../helpers/actor.js';
 
 /**
  * The checks must catch what they claim to: each case breaks one thing directly in the
@@ -31,7 +32,7 @@ describe('ledger checks for result-checker purchases and top-ups', () => {
     assert.equal(bulk.status, 200);
     bulkId = (await t.database.db.selectFrom('rc_transactions').select('bulk_id').where('bulk_id', 'is not', null).executeTakeFirstOrThrow()).bulk_id ?? '';
     topUp = (await t.call('POST', '/api/v1/top-ups/request', { key: KEYS.agentLive, body: { amount: 20, method: 'momo', reference: 'L1' } })).body.data._id;
-    await t.ctx.topUps.approve(topUp, 'staff');
+    await t.ctx.topUps.approve(staffActor('staff'), topUp);
   });
   after(() => t.close());
 

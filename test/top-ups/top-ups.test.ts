@@ -5,6 +5,7 @@ import { runCli } from '../helpers/cli.js';
 import { KEYS } from '../helpers/keys.js';
 import { DomainError } from '../../src/domain/errors.js';
 import { cliEnv, ledgerEntries, ledgerProblems, useRcTestApp } from '../result-checker/support.js';
+import { staffActor } from '../helpers/actor.js';
 
 const REQUEST = '/api/v1/top-ups/request';
 const LIST = '/api/v1/top-ups';
@@ -124,7 +125,7 @@ describe('POST /api/v1/top-ups/request (decisions.md §7)', () => {
     const live = await t.call('GET', LIST, { key: KEYS.customerLive });
     assert.deepEqual(live.body.data.topUps, []);
     // A test-mode decision cannot be repeated by staff either.
-    await assert.rejects(t.ctx.topUps.approve(res.body.data._id, 'test'), refused(/already approved/));
+    await assert.rejects(t.ctx.topUps.approve(staffActor('test'), res.body.data._id), refused(/already approved/));
     assert.deepEqual(await t.wallet('usr_customer', 'test'), { available: 10525, held: 0 });
     assert.deepEqual(await ledgerProblems(t), []);
   });
@@ -138,7 +139,7 @@ describe('GET /api/v1/top-ups', () => {
     const cc = await request(t, KEYS.superLive, { reference: 'C' });
     await request(t, KEYS.agentLive, { reference: 'OTHER' });
     await request(t, KEYS.superTest, { reference: 'TEST' });
-    await t.ctx.topUps.reject(b._id, 'No matching payment', 'staff');
+    await t.ctx.topUps.reject(staffActor('staff'), b._id, 'No matching payment');
 
     const all = await t.call('GET', LIST, { key: KEYS.superLive });
     assert.equal(all.status, 200);
@@ -192,19 +193,19 @@ describe('staff decisions (cli topups)', () => {
     const one = await request(t, KEYS.superLive, { amount: 120, reference: 'ONE' });
     const two = await request(t, KEYS.superLive, { amount: 80, reference: 'TWO' });
 
-    const approved = await t.ctx.topUps.approve(one._id, 'kofi');
+    const approved = await t.ctx.topUps.approve(staffActor('kofi'), one._id);
     assert.equal(approved.status, 'approved');
     assert.equal(approved.decided_by, 'kofi');
     assert.deepEqual(await t.wallet('usr_super', 'live'), { available: 50000 + 12000, held: 0 });
-    await assert.rejects(t.ctx.topUps.approve(one._id, 'kofi'), refused(/already approved/));
-    await assert.rejects(t.ctx.topUps.reject(one._id, 'late', 'kofi'), refused(/already approved/));
+    await assert.rejects(t.ctx.topUps.approve(staffActor('kofi'), one._id), refused(/already approved/));
+    await assert.rejects(t.ctx.topUps.reject(staffActor('kofi'), one._id, 'late'), refused(/already approved/));
     assert.deepEqual(await t.wallet('usr_super', 'live'), { available: 62000, held: 0 });
 
-    await assert.rejects(t.ctx.topUps.reject(two._id, '   ', 'kofi'), refused(/needs a reason/));
-    const rejected = await t.ctx.topUps.reject(two._id, 'Payment not received', 'kofi');
+    await assert.rejects(t.ctx.topUps.reject(staffActor('kofi'), two._id, '   '), refused(/needs a reason/));
+    const rejected = await t.ctx.topUps.reject(staffActor('kofi'), two._id, 'Payment not received');
     assert.equal(rejected.status, 'rejected');
-    await assert.rejects(t.ctx.topUps.approve(two._id, 'kofi'), refused(/already rejected/));
-    await assert.rejects(t.ctx.topUps.approve('tup_missing', 'kofi'), refused(/no top-up tup_missing/));
+    await assert.rejects(t.ctx.topUps.approve(staffActor('kofi'), two._id), refused(/already rejected/));
+    await assert.rejects(t.ctx.topUps.approve(staffActor('kofi'), 'tup_missing'), refused(/no top-up tup_missing/));
     assert.deepEqual(await t.wallet('usr_super', 'live'), { available: 62000, held: 0 });
 
     const list = await t.call('GET', LIST, { key: KEYS.superLive });
@@ -226,7 +227,7 @@ describe('staff decisions (cli topups)', () => {
     const t = await useRcTestApp(c);
     const ids = [];
     for (let i = 0; i < 3; i++) ids.push((await request(t, KEYS.agentLive, { amount: 10, reference: `RACE${i}` }))._id);
-    const outcomes = await Promise.allSettled(ids.flatMap((id) => [t.ctx.topUps.approve(id, 'a'), t.ctx.topUps.approve(id, 'b'), t.ctx.topUps.approve(id, 'c')]));
+    const outcomes = await Promise.allSettled(ids.flatMap((id) => [t.ctx.topUps.approve(staffActor('a'), id), t.ctx.topUps.approve(staffActor('b'), id), t.ctx.topUps.approve(staffActor('c'), id)]));
     assert.equal(outcomes.filter((o) => o.status === 'fulfilled').length, 3);
     for (const o of outcomes) if (o.status === 'rejected') assert.ok(refused(/already approved/)(o.reason), String(o.reason));
     assert.deepEqual(await t.wallet('usr_agent', 'live'), { available: 10000 + 3000, held: 0 });
@@ -247,7 +248,7 @@ describe('staff decisions (cli topups)', () => {
     assert.ok(lines[0]?.startsWith(`${two._id}  live  usr_agent  pending  GHS 15.00  momo  ref CLI-TWO`), lines[0]);
     assert.ok(lines[1]?.startsWith(`${one._id}  live  usr_agent  pending  GHS 40.00`), lines[1]);
 
-    const approve = await runCli(['topups', 'approve', one._id, '--by', 'kofi'], env);
+    const approve = await runCli(['topups', 'approve', one._id], env);
     assert.equal(approve.code, 0, approve.stderr);
     assert.equal(approve.stdout.trim(), `approved ${one._id}: credited GHS 40.00 to usr_agent (live)`);
     assert.deepEqual(await t.wallet('usr_agent', 'live'), { available: 14000, held: 0 });

@@ -6,6 +6,7 @@ import { startReceiver } from '../helpers/receiver.js';
 import { waitFor } from '../helpers/wait.js';
 import { buySingle } from '../orders/support.js';
 import { approvedTopUp, createEndpoint, startWorkers, verified, webhookApp } from './support.js';
+import { staffActor } from '../helpers/actor.js';
 
 type App = Awaited<ReturnType<typeof webhookApp>>;
 
@@ -232,7 +233,7 @@ describe('webhook endpoints (integrator-features §2)', () => {
       key: KEYS.superLive,
       body: { amount: 5, method: 'momo', reference: 'PAGE-R' },
     });
-    await t.ctx.topUps.reject(rejected.body.data._id, 'no such transfer', 'staff@test');
+    await t.ctx.topUps.reject(staffActor('staff@test'), rejected.body.data._id, 'no such transfer');
 
     const all = await eventsOf(t, KEYS.superLive);
     assert.equal(all.events.length, 6);

@@ -5,6 +5,7 @@ import { startReceiver, type Received } from '../helpers/receiver.js';
 import { waitFor } from '../helpers/wait.js';
 import { buySingle } from '../orders/support.js';
 import { createEndpoint, startWorkers, verified, webhookApp, type EventBody } from './support.js';
+import { staffActor } from '../helpers/actor.js';
 
 /**
  * integrator-features §2: every event type reaches a real receiver, signed so that the
@@ -84,7 +85,7 @@ test('every event type arrives signed, with the record as its GET endpoint retur
   }
 
   // order.reversed (staff)
-  await t.ctx.orders.reverse(single, 'customer never received it');
+  await t.ctx.orders.reverse(staffActor(), single, 'customer never received it');
   const reversed = await next('order.reversed');
   assert.equal(reversed.data.object.state, 'reversed');
   assert.deepEqual(reversed.data.object, await get(`/api/v1/orders/${single}`));
@@ -96,9 +97,9 @@ test('every event type arrives signed, with the record as its GET endpoint retur
   const rejectedId = (
     await t.call('POST', '/api/v1/top-ups/request', { key, body: { amount: 40, method: 'bank', reference: 'EVT-R' } })
   ).body.data._id;
-  await t.ctx.topUps.approve(approvedId, 'staff@test');
+  await t.ctx.topUps.approve(staffActor('staff@test'), approvedId);
   const approved = await next('topup.approved');
-  await t.ctx.topUps.reject(rejectedId, 'no such transfer', 'staff@test');
+  await t.ctx.topUps.reject(staffActor('staff@test'), rejectedId, 'no such transfer');
   const rejected = await next('topup.rejected');
   const topUps = (await get('/api/v1/top-ups?limit=100')).topUps as { _id: string; rejectionReason: string | null }[];
   assert.deepEqual(

@@ -112,7 +112,8 @@ describe(`webhook deliveries by worker processes (${TEST_DIALECT})`, () => {
     );
 
     const again = await runCli(t, ['webhooks', 'disable', endpoint.id, '--reason', 'again']);
-    assert.equal(again.stdout.trim(), `${endpoint.id} was already disabled`);
+    assert.equal(again.code, 1);
+    assert.equal(again.stderr.trim(), `refused: webhook endpoint ${endpoint.id} is already disabled`);
     const unknown = await runCli(t, ['webhooks', 'disable', 'we_nope', '--reason', 'x']);
     assert.equal(unknown.code, 1);
     assert.match(unknown.stderr, /no webhook endpoint we_nope/);

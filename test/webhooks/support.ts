@@ -6,6 +6,7 @@ import type { WebhookLaneOptions } from '../../src/worker/webhook-lane.js';
 import { useTestApp, type TestApp, type TestAppOptions } from '../helpers/app.js';
 import type { Received } from '../helpers/receiver.js';
 import { newWorker } from '../orders/support.js';
+import { staffActor } from '../helpers/actor.js';
 
 /** The retry schedule at 1/2000: 2.5 ms, 150 ms, 900 ms, 3.6 s, … */
 export const SCALE = 0.0005;
@@ -29,7 +30,7 @@ export function startWorkers(t: TestApp, c: TestContext, lane: Partial<WebhookLa
 export async function approvedTopUp(t: TestApp, key: string, reference: string): Promise<string> {
   const requested = await t.call('POST', '/api/v1/top-ups/request', { key, body: { amount: 10, method: 'momo', reference } });
   assert.equal(requested.status, 201, JSON.stringify(requested.body));
-  await t.ctx.topUps.approve(requested.body.data._id, 'staff@test');
+  await t.ctx.topUps.approve(staffActor('staff@test'), requested.body.data._id);
   return requested.body.data._id as string;
 }
 

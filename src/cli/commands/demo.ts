@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
+import { cliActor } from '../actor.js';
 import { openRuntime, type Runtime } from '../runtime.js';
 import { formatSummary, importSeedFile } from './import.js';
 import { serve } from './serve.js';
@@ -28,8 +29,8 @@ export function demoEnvironment(env: NodeJS.ProcessEnv): { env: NodeJS.ProcessEn
 async function demoStaffLogin(ctx: Runtime['ctx']): Promise<string> {
   const existing = await ctx.staff.findByEmail(DEMO_STAFF_EMAIL);
   const { password } = existing
-    ? await ctx.staff.resetPassword(DEMO_STAFF_EMAIL)
-    : await ctx.staff.create(DEMO_STAFF_EMAIL, 'admin');
+    ? await ctx.staff.resetPassword(cliActor(), DEMO_STAFF_EMAIL)
+    : await ctx.staff.create(cliActor(), DEMO_STAFF_EMAIL, 'admin');
   return password;
 }
 

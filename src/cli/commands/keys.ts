@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { DomainError } from '../../domain/errors.js';
 import type { Mode } from '../../domain/types.js';
+import { cliActor } from '../actor.js';
 import { printJson } from '../duration.js';
 import { CliError, withRuntime } from '../runtime.js';
 
@@ -31,7 +32,7 @@ export function register(program: Command): void {
       const mode = parseMode(opts.mode);
       await withRuntime(
         async ({ ctx }) => {
-          const { id, key } = await refusedAsCliError(() => ctx.profiles.createKey(opts.profile, mode));
+          const { id, key } = await refusedAsCliError(() => ctx.console.createKey(cliActor(), opts.profile, mode));
           console.log(`key id: ${id}\nAPI key (shown once, store it now): ${key}`);
         },
         { logLevel: 'warn' },
@@ -68,7 +69,7 @@ export function register(program: Command): void {
     .action(async (keyId: string) => {
       await withRuntime(
         async ({ ctx }) => {
-          const key = await refusedAsCliError(() => ctx.profiles.revokeKey(keyId));
+          const key = await refusedAsCliError(() => ctx.console.revokeKey(cliActor(), keyId));
           console.log(`revoked ${keyId} (${key.prefix})`);
         },
         { logLevel: 'warn' },

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { cliActor } from '../actor.js';
 import { CliError, withRuntime } from '../runtime.js';
 
 export function register(program: Command): void {
@@ -8,7 +9,7 @@ export function register(program: Command): void {
     .command('verify')
     .description('recompute every wallet from the ledger and the orders; exits 1 naming each mismatch')
     .action(async () => {
-      const report = await withRuntime(({ ctx }) => ctx.ledger.verify(), { logLevel: 'warn' });
+      const report = await withRuntime(({ ctx }) => ctx.console.verifyLedger(cliActor()), { logLevel: 'warn' });
       if (report.ok) {
         console.log(`ledger verify: OK (${report.wallets} wallets, ${report.entries} entries)`);
         return;

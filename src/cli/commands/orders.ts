@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { DomainError } from '../../domain/errors.js';
 import { formatGhs as ghs } from '../../lib/money.js';
 import { formatDuration as duration, parseDuration, printJson } from '../duration.js';
+import { cliActor } from '../actor.js';
 import { CliError, withRuntime } from '../runtime.js';
 
 export function register(program: Command): void {
@@ -100,7 +101,7 @@ export function register(program: Command): void {
       await withRuntime(
         async ({ ctx }) => {
           try {
-            const r = await ctx.deliveries.retryStuck(orderId, olderThan ?? ctx.config.orderStuckAfterMs);
+            const r = await ctx.console.retryOrder(cliActor(), orderId, olderThan);
             console.log(
               `retried ${r.orderId} (${r.shortReference}): ${r.stuck} stuck deliveries, ${r.hurried} made due now, ${r.requeued} requeued`,
             );
@@ -122,7 +123,7 @@ export function register(program: Command): void {
       await withRuntime(
         async ({ ctx }) => {
           try {
-            const r = await ctx.orders.reverse(orderId, opts.reason);
+            const r = await ctx.console.reverseOrder(cliActor(), orderId, opts.reason);
             console.log(
               `reversed ${r.orderId} (${r.shortReference}): refunded ${ghs(r.refunded)}; wallet available now ${ghs(r.availableAfter)}`,
             );

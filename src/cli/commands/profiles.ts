@@ -1,7 +1,9 @@
 import type { Command } from 'commander';
 import { formatGhs } from '../../lib/money.js';
+import { DomainError } from '../../domain/errors.js';
+import { cliActor } from '../actor.js';
 import { printJson } from '../duration.js';
-import { withRuntime } from '../runtime.js';
+import { CliError, withRuntime } from '../runtime.js';
 
 export function register(program: Command): void {
   const profiles = program.command('profiles').description('partner profiles');
@@ -25,4 +27,28 @@ export function register(program: Command): void {
         { logLevel: 'warn' },
       );
     });
+
+  for (const [name, status, done] of [
+    ['suspend', 'Suspended', 'suspended: its keys are refused from now on'],
+    ['reactivate', 'Active', 'reactivated'],
+  ] as const) {
+    profiles
+      .command(name)
+      .argument('<profileId>', 'the partner profile')
+      .description(`${name} a profile (as the console's partner page does; recorded in the audit trail)`)
+      .action(async (profileId: string) => {
+        await withRuntime(
+          async ({ ctx }) => {
+            try {
+              await ctx.console.setProfileStatus(cliActor(), profileId, status);
+            } catch (error) {
+              if (error instanceof DomainError) throw new CliError(`refused: ${error.message}`);
+              throw error;
+            }
+            console.log(`${profileId} ${done}`);
+          },
+          { logLevel: 'warn' },
+        );
+      });
+  }
 }

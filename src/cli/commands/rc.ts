@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import type { Command } from 'commander';
 import { InventoryImportError } from '../../modules/result-checker/csv.js';
 import { printJson } from '../duration.js';
+import { cliActor } from '../actor.js';
 import { CliError, withRuntime } from '../runtime.js';
 
 export function register(program: Command): void {
@@ -37,8 +38,7 @@ export function register(program: Command): void {
       await withRuntime(
         async ({ ctx }) => {
           try {
-            const { added, skipped } = await ctx.resultChecker.importCredentials(packageId, text);
-            const stock = await ctx.resultChecker.stock(packageId);
+            const { added, skipped, stock } = await ctx.console.importCredentials(cliActor(), packageId, text, file);
             console.log(
               `imported ${file} into ${packageId}: added ${added}, skipped ${skipped} (duplicates); in stock now ${stock}`,
             );

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { DomainError } from '../../domain/errors.js';
 import { parseStaffRole } from '../../modules/console/service.js';
+import { cliActor } from '../actor.js';
 import { printJson } from '../duration.js';
 import { CliError, withRuntime } from '../runtime.js';
 
@@ -18,12 +19,6 @@ async function refused<T>(work: () => Promise<T>): Promise<T> {
     throw error;
   }
 }
-
-export const cliActor = () => ({
-  staffId: null,
-  name: `cli:${process.env.USER || process.env.USERNAME || 'staff'}`,
-  address: null,
-});
 
 export function register(program: Command): void {
   const staff = program.command('staff').description('console staff accounts (docs/console.md)');
@@ -51,8 +46,7 @@ export function register(program: Command): void {
     .action(async (email: string) => {
       await withRuntime(
         async ({ ctx }) => {
-          const { account, password } = await refused(() => ctx.staff.resetPassword(email));
-          await ctx.database.unit((tx) => ctx.audit.record(tx, cliActor(), 'staff.reset_password', { type: 'staff', id: account.id }));
+          const { account, password } = await refused(() => ctx.console.resetStaffPassword(cliActor(), email));
           console.log(`staff ${account.email}: one-time password (shown once): ${password}`);
         },
         { logLevel: 'warn' },

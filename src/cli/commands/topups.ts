@@ -3,6 +3,7 @@ import type { TopUpRow, TopUpStatus } from '../../db/schema.js';
 import { DomainError } from '../../domain/errors.js';
 import type { Mode } from '../../domain/types.js';
 import { formatGhs } from '../../lib/money.js';
+import { cliActor } from '../actor.js';
 import { CliError, withRuntime } from '../runtime.js';
 
 const STATUSES: readonly TopUpStatus[] = ['pending', 'approved', 'rejected'];
@@ -41,8 +42,6 @@ async function decide(work: () => Promise<TopUpRow>): Promise<TopUpRow> {
   }
 }
 
-const defaultDecider = () => `cli:${process.env.USER || process.env.USERNAME || 'staff'}`;
-
 export function register(program: Command): void {
   const topups = program.command('topups').description('review wallet top-up requests');
 
@@ -67,12 +66,11 @@ export function register(program: Command): void {
   topups
     .command('approve')
     .argument('<id>', 'top-up id')
-    .option('--by <name>', 'who decides (recorded)')
-    .description('approve a pending top-up: credits the wallet once')
-    .action(async (id: string, opts: { by?: string }) => {
+    .description('approve a pending top-up: credits the wallet once (recorded as cli:<your user> in the audit trail)')
+    .action(async (id: string) => {
       await withRuntime(
         async ({ ctx }) => {
-          const row = await decide(() => ctx.topUps.approve(id, opts.by ?? defaultDecider()));
+          const row = await decide(() => ctx.console.approveTopUp(cliActor(), id));
           console.log(`approved ${row.id}: credited ${formatGhs(row.amount)} to ${row.profile_id} (${row.mode})`);
         },
         { logLevel: 'warn' },
@@ -83,12 +81,11 @@ export function register(program: Command): void {
     .command('reject')
     .argument('<id>', 'top-up id')
     .requiredOption('--reason <text>', 'why (shown to the partner)')
-    .option('--by <name>', 'who decides (recorded)')
-    .description('reject a pending top-up with a reason')
-    .action(async (id: string, opts: { reason: string; by?: string }) => {
+    .description('reject a pending top-up with a reason (recorded as cli:<your user> in the audit trail)')
+    .action(async (id: string, opts: { reason: string }) => {
       await withRuntime(
         async ({ ctx }) => {
-          const row = await decide(() => ctx.topUps.reject(id, opts.reason, opts.by ?? defaultDecider()));
+          const row = await decide(() => ctx.console.rejectTopUp(cliActor(), id, opts.reason));
           console.log(`rejected ${row.id}: ${row.rejection_reason ?? ''}`);
         },
         { logLevel: 'warn' },

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { DomainError } from '../../domain/errors.js';
+import { cliActor } from '../actor.js';
 import { CliError, withRuntime } from '../runtime.js';
 
 const iso = (ms: number | null) => (ms === null ? '-' : new Date(ms).toISOString());
@@ -68,8 +69,8 @@ export function register(program: Command): void {
       await withRuntime(
         async ({ ctx }) => {
           try {
-            const changed = await ctx.webhookEndpoints.disableForStaff(endpointId, reason);
-            console.log(changed ? `disabled ${endpointId}: ${reason}` : `${endpointId} was already disabled`);
+            await ctx.console.disableWebhookEndpoint(cliActor(), endpointId, reason);
+            console.log(`disabled ${endpointId}: ${reason}`);
           } catch (error) {
             if (error instanceof DomainError) throw new CliError(`refused: ${error.message}`);
             throw error;

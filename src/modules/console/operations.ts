@@ -7,8 +7,9 @@ import type { ProfileService } from '../profiles/service.js';
 import { InventoryImportError } from '../result-checker/csv.js';
 import type { ResultCheckerService } from '../result-checker/service.js';
 import type { TopUpService } from '../top-ups/service.js';
+import type { WebhookEndpointService } from '../webhooks/service.js';
 import type { LedgerVerifier } from '../wallet/ledger-verify.js';
-import type { Actor, AuditAction, AuditEntry, AuditTrail } from '../audit/service.js';
+import type { Actor, AuditAction, AuditEntry, AuditTarget, AuditTrail } from '../audit/service.js';
 import type { Database } from '../../db/connection.js';
 import type { StaffService } from './service.js';
 
@@ -24,6 +25,7 @@ export interface ConsoleServices {
   profiles: ProfileService;
   ledger: LedgerVerifier;
   staff: StaffService;
+  webhooks: WebhookEndpointService;
   audit: AuditTrail;
   /** ORDER_STUCK_AFTER_MS. */
   orderStuckAfterMs: number;
@@ -104,157 +106,103 @@ export class ConsoleOperations {
     return this.s.audit.list(filter);
   }
 
-  // ---- actions (each audited) ----
+  // ---- actions ----
+  // Each service records its own audit row in the unit of work that makes the change; a refusal
+  // (nothing changed) is recorded here, with why. The CLI's staff commands call these same methods.
 
   approveTopUp(actor: Actor, id: string) {
-    return this.audited(
-      actor,
-      'topup.approve',
-      'top_up',
-      id,
-      {},
-      () => this.s.topUps.approve(id, actor.name),
-      (t) => ({
-        amount: Number(t.amount),
-        profileId: t.profile_id,
-        mode: t.mode,
-      }),
-    );
+    return this.refusalRecorded(actor, 'topup.approve', { type: 'top_up', id }, {}, () => this.s.topUps.approve(actor, id));
   }
 
   rejectTopUp(actor: Actor, id: string, reason: string) {
-    return this.audited(actor, 'topup.reject', 'top_up', id, { reason }, () => this.s.topUps.reject(id, reason, actor.name));
-  }
-
-  reverseOrder(actor: Actor, orderId: string, reason: string) {
-    return this.audited(
-      actor,
-      'order.reverse',
-      'order',
-      orderId,
-      { reason },
-      () => this.s.orders.reverse(orderId, reason),
-      (r) => ({
-        refunded: r.refunded,
-        shortReference: r.shortReference,
-      }),
+    return this.refusalRecorded(actor, 'topup.reject', { type: 'top_up', id }, { reason }, () =>
+      this.s.topUps.reject(actor, id, reason),
     );
   }
 
-  retryOrder(actor: Actor, orderId: string) {
-    return this.audited(
-      actor,
-      'order.retry',
-      'order',
-      orderId,
-      {},
-      () => this.s.deliveries.retryStuck(orderId, this.s.orderStuckAfterMs),
-      (r) => ({
-        stuck: r.stuck,
-        requeued: r.requeued,
-        hurried: r.hurried,
-      }),
+  reverseOrder(actor: Actor, orderId: string, reason: string) {
+    return this.refusalRecorded(actor, 'order.reverse', { type: 'order', id: orderId }, { reason }, () =>
+      this.s.orders.reverse(actor, orderId, reason),
+    );
+  }
+
+  /** Deliveries of the order open longer than ORDER_STUCK_AFTER_MS (or `olderThanMs`) are made due now. */
+  retryOrder(actor: Actor, orderId: string, olderThanMs = this.s.orderStuckAfterMs) {
+    return this.refusalRecorded(actor, 'order.retry', { type: 'order', id: orderId }, {}, () =>
+      this.s.deliveries.retryStuck(actor, orderId, olderThanMs),
     );
   }
 
   /** The CSV is never recorded (it holds the PINs): only its name and the counts. */
   importCredentials(actor: Actor, packageId: string, csv: string, fileName: string) {
-    return this.audited(
-      actor,
-      'rc.import',
-      'rc_package',
-      packageId,
-      { file: fileName },
-      async () => {
-        const result = await this.s.resultChecker.importCredentials(packageId, csv);
-        return { ...result, stock: await this.s.resultChecker.stock(packageId) };
-      },
-      (r) => r,
-    );
+    return this.refusalRecorded(actor, 'rc.import', { type: 'rc_package', id: packageId }, { file: fileName }, async () => {
+      const result = await this.s.resultChecker.importCredentials(actor, packageId, csv, fileName);
+      return { ...result, stock: await this.s.resultChecker.stock(packageId) };
+    });
   }
 
   /** The key itself is returned once and never recorded. */
   createKey(actor: Actor, profileId: string, mode: Mode) {
-    return this.audited(
-      actor,
-      'key.create',
-      'profile',
-      profileId,
-      { mode },
-      () => this.s.profiles.createKey(profileId, mode),
-      (k) => ({
-        keyId: k.id,
-      }),
+    return this.refusalRecorded(actor, 'key.create', { type: 'profile', id: profileId }, { mode }, () =>
+      this.s.profiles.createKey(actor, profileId, mode),
     );
   }
 
   revokeKey(actor: Actor, keyId: string) {
-    return this.audited(
-      actor,
-      'key.revoke',
-      'api_key',
-      keyId,
-      {},
-      () => this.s.profiles.revokeKey(keyId),
-      (k) => ({ prefix: k.prefix }),
-    );
+    return this.refusalRecorded(actor, 'key.revoke', { type: 'api_key', id: keyId }, {}, () => this.s.profiles.revokeKey(actor, keyId));
   }
 
   setProfileStatus(actor: Actor, profileId: string, status: 'Active' | 'Suspended') {
     const action = status === 'Active' ? 'profile.reactivate' : 'profile.suspend';
-    return this.audited(
-      actor,
-      action,
-      'profile',
-      profileId,
-      {},
-      () => this.s.profiles.setStatus(profileId, status),
-      (r) => r,
+    return this.refusalRecorded(actor, action, { type: 'profile', id: profileId }, {}, () =>
+      this.s.profiles.setStatus(actor, profileId, status),
     );
   }
 
   /** The one-time password is returned once and never recorded. */
   createStaff(actor: Actor, email: string, role: StaffRole) {
-    return this.audited(
-      actor,
-      'staff.create',
-      'staff',
-      email.trim().toLowerCase(),
-      { role },
-      () => this.s.staff.create(email, role),
-      (r) => ({
-        staffId: r.account.id,
-      }),
+    return this.refusalRecorded(actor, 'staff.create', { type: 'staff', id: null }, { email, role }, () =>
+      this.s.staff.create(actor, email, role),
     );
   }
 
   updateStaff(actor: Actor, staffId: string, change: { role?: StaffRole; status?: 'active' | 'disabled' }) {
-    return this.audited(actor, 'staff.update', 'staff', staffId, change, () => this.s.staff.update(staffId, change));
-  }
-
-  verifyLedger(actor: Actor) {
-    return this.audited(
-      actor,
-      'ledger.verify',
-      'ledger',
-      null,
-      {},
-      () => this.s.ledger.verify(),
-      (r) => ({
-        ok: r.ok,
-        wallets: r.wallets,
-        entries: r.entries,
-        mismatches: r.mismatches.slice(0, 20),
-        mismatchCount: r.mismatches.length,
-      }),
+    return this.refusalRecorded(actor, 'staff.update', { type: 'staff', id: staffId }, change, () =>
+      this.s.staff.update(actor, staffId, change),
     );
   }
 
-  /** Sign-ins and sign-outs are recorded like actions. */
-  async recordSession(actor: Actor, action: 'staff.login' | 'staff.logout', outcome: 'ok' | 'refused', detail: object | null) {
-    const target = { type: 'staff', id: actor.staffId };
-    if (outcome === 'refused') return this.s.audit.refused(actor, action, target, detail);
-    await this.s.database.unit((tx) => this.s.audit.record(tx, actor, action, target, detail));
+  /** The new one-time password is returned once and never recorded. */
+  resetStaffPassword(actor: Actor, email: string) {
+    return this.refusalRecorded(actor, 'staff.reset_password', { type: 'staff', id: null }, { email }, () =>
+      this.s.staff.resetPassword(actor, email),
+    );
+  }
+
+  disableWebhookEndpoint(actor: Actor, endpointId: string, reason: string) {
+    return this.refusalRecorded(actor, 'webhook.disable', { type: 'webhook_endpoint', id: endpointId }, { reason }, () =>
+      this.s.webhooks.disableForStaff(actor, endpointId, reason),
+    );
+  }
+
+  /** Changes nothing, so its row is a unit of its own; the dashboard shows the latest. */
+  async verifyLedger(actor: Actor) {
+    const report = await this.s.ledger.verify();
+    await this.s.database.unit((tx) =>
+      this.s.audit.record(tx, actor, 'ledger.verify', { type: 'ledger', id: null }, {
+        ok: report.ok,
+        wallets: report.wallets,
+        entries: report.entries,
+        mismatches: report.mismatches.slice(0, 20),
+        mismatchCount: report.mismatches.length,
+      }),
+    );
+    return report;
+  }
+
+  /** A sign-in that was refused (the console bounds how many of these it records). */
+  recordRefusedSignIn(actor: Actor, detail: object) {
+    return this.s.audit.refused(actor, 'staff.login', { type: 'staff', id: actor.staffId }, detail);
   }
 
   /** A request refused before it reached a service (role, CSRF): recorded with why. */
@@ -262,24 +210,13 @@ export class ConsoleOperations {
     return this.s.audit.refused(actor, action, { type: null, id: recordId }, { reason: why });
   }
 
-  private async audited<T>(
-    actor: Actor,
-    action: AuditAction,
-    recordType: string,
-    recordId: string | null,
-    input: object,
-    work: () => Promise<T>,
-    result: (value: T) => object = () => ({}),
-  ): Promise<T> {
-    const target = { type: recordType, id: recordId };
-    let value: T;
+  /** Runs a service's action; when the service refuses it, records the refusal (with the input) and rethrows. */
+  private async refusalRecorded<T>(actor: Actor, action: AuditAction, target: AuditTarget, input: object, work: () => Promise<T>): Promise<T> {
     try {
-      value = await work();
+      return await work();
     } catch (error) {
       if (isRefusal(error)) await this.s.audit.refused(actor, action, target, { ...input, reason: error.message });
       throw error;
     }
-    await this.s.database.unit((tx) => this.s.audit.record(tx, actor, action, target, { ...input, ...result(value) }));
-    return value;
   }
 }

@@ -241,14 +241,13 @@ export async function consoleRoutes(app: FastifyInstance, opts: ConsoleRouteOpti
     }
     const actor: Actor = { staffId: null, name: body.email.trim().toLowerCase().slice(0, 254), address: request.ip };
     try {
-      const { token, session } = await opts.staff.login(body.email, body.password, request.ip);
-      await ops.recordSession({ ...actor, staffId: session.staffId }, 'staff.login', 'ok', null);
+      const { token } = await opts.staff.login(body.email, body.password, request.ip);
       void reply.clearCookie(LOGIN_COOKIE, clearOptions);
       void reply.setCookie(SESSION_COOKIE, token, { ...cookieOptions, maxAge: Math.floor(opts.sessionTtlMs / 1000) });
       return seeOther(reply, '/console');
     } catch (error) {
       if (!isRefusal(error)) throw error;
-      await ops.recordSession(actor, 'staff.login', 'refused', { reason: error.message });
+      await ops.recordRefusedSignIn(actor, { reason: error.message });
       const throttled = !(error instanceof InventoryImportError) && error.code === 'RATE_LIMITED';
       return retry(throttled ? 429 : 401, error.message);
     }
@@ -259,8 +258,7 @@ export async function consoleRoutes(app: FastifyInstance, opts: ConsoleRouteOpti
     { schema: { hide: true, body: CsrfOnly }, config: act('viewer', 'staff.logout') },
     async (request, reply) => {
       const session = request.staff as StaffSession;
-      await opts.staff.logout(session);
-      await ops.recordSession(actorOf(request), 'staff.logout', 'ok', null);
+      await opts.staff.logout(actorOf(request), session);
       void reply.clearCookie(SESSION_COOKIE, clearOptions);
       return seeOther(reply, '/console/login');
     },

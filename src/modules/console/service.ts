@@ -6,6 +6,7 @@ import { conflict, forbidden, invalid, notFound, unauthenticated } from '../../d
 import type { Clock } from '../../domain/types.js';
 import { newId } from '../../lib/ids.js';
 import { DUMMY_HASH, generatePassword, hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } from './passwords.js';
+import type { Actor, AuditTrail } from '../audit/service.js';
 import type { StaffRepository } from './repository.js';
 
 /** What each role may do, from least to most: a role may do everything of the roles before it. */
@@ -103,6 +104,7 @@ export class StaffService {
   constructor(
     private readonly database: Database,
     private readonly staff: StaffRepository,
+    private readonly audit: AuditTrail,
     private readonly clock: Clock,
     private readonly sessionTtlMs: number,
   ) {
@@ -110,7 +112,7 @@ export class StaffService {
   }
 
   /** A new account with a one-time password (returned once, stored hashed), or the password given. */
-  async create(emailInput: string, role: StaffRole, password?: string): Promise<{ account: StaffAccount; password: string }> {
+  async create(actor: Actor, emailInput: string, role: StaffRole, password?: string): Promise<{ account: StaffAccount; password: string }> {
     const email = normaliseEmail(emailInput);
     const secret = password ?? generatePassword();
     if (secret.length < MIN_PASSWORD_LENGTH)
@@ -128,7 +130,10 @@ export class StaffService {
       updated_at: now,
     };
     await this.database
-      .unit((tx) => this.staff.insertAccount(tx, row))
+      .unit(async (tx) => {
+        await this.staff.insertAccount(tx, row);
+        await this.audit.record(tx, actor, 'staff.create', { type: 'staff', id: row.id }, { email, role });
+      })
       .catch(
         whenRefusedBy({
           staff_accounts_email_key: () => conflict('INVALID_REQUEST', `a staff account for ${email} exists already`),
@@ -138,7 +143,7 @@ export class StaffService {
   }
 
   /** A new one-time password for an account (its sessions end); returned once, stored hashed. */
-  async resetPassword(emailInput: string): Promise<{ account: StaffAccount; password: string }> {
+  async resetPassword(actor: Actor, emailInput: string): Promise<{ account: StaffAccount; password: string }> {
     const email = emailInput.trim().toLowerCase();
     const password = generatePassword();
     const hash = await hashPassword(password);
@@ -147,6 +152,7 @@ export class StaffService {
       if (!row) throw notFound('NOT_FOUND', `no staff account ${email}`);
       await this.staff.updateAccount(tx, row.id, { password_hash: hash }, this.clock());
       await this.staff.deleteSessionsOf(tx, row.id);
+      await this.audit.record(tx, actor, 'staff.reset_password', { type: 'staff', id: row.id }, { email: row.email });
       return { account: toAccount(row), password };
     });
   }
@@ -161,7 +167,7 @@ export class StaffService {
   }
 
   /** Changes a role or an account's status; the last active admin can be neither demoted nor disabled. */
-  async update(id: string, change: { role?: StaffRole; status?: 'active' | 'disabled' }): Promise<StaffAccount> {
+  async update(actor: Actor, id: string, change: { role?: StaffRole; status?: 'active' | 'disabled' }): Promise<StaffAccount> {
     return this.database.unit(async (tx) => {
       const account = await this.staff.findAccount(tx, id);
       if (!account) throw notFound('NOT_FOUND', `no staff account ${id}`);
@@ -176,6 +182,8 @@ export class StaffService {
       await this.staff.updateAccount(tx, id, change, now);
       // A changed role or a disabled account takes effect at once: its sessions end.
       await this.staff.deleteSessionsOf(tx, id);
+      const before = { role: account.role, status: account.status };
+      await this.audit.record(tx, actor, 'staff.update', { type: 'staff', id }, { email: account.email, before, after: change });
       return toAccount({ ...account, ...change });
     });
   }
@@ -214,6 +222,8 @@ export class StaffService {
       await this.staff.deleteExpiredSessions(tx, now);
       await this.staff.insertSession(tx, { ...session, address, now });
       await this.staff.recordLogin(tx, row.id, now);
+      const actor = { staffId: row.id, name: row.email, address };
+      await this.audit.record(tx, actor, 'staff.login', { type: 'staff', id: row.id });
     });
     return { token, session };
   }
@@ -232,8 +242,11 @@ export class StaffService {
     };
   }
 
-  async logout(session: StaffSession): Promise<void> {
-    await this.database.unit((tx) => this.staff.deleteSession(tx, session.id));
+  async logout(actor: Actor, session: StaffSession): Promise<void> {
+    await this.database.unit(async (tx) => {
+      await this.staff.deleteSession(tx, session.id);
+      await this.audit.record(tx, actor, 'staff.logout', { type: 'staff', id: session.staffId });
+    });
   }
 }
 

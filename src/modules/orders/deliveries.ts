@@ -4,6 +4,7 @@ import type { Tx } from '../../db/unit-of-work.js';
 import { conflict, notFound } from '../../domain/errors.js';
 import type { Clock } from '../../domain/types.js';
 import type { ProviderOutcome } from '../../provider/types.js';
+import type { Actor, AuditTrail } from '../audit/service.js';
 import type { EventRecorder } from '../events/service.js';
 import { ledgerKeys } from '../wallet/ledger-keys.js';
 import type { WalletRepository } from '../wallet/repository.js';
@@ -58,6 +59,7 @@ export class DeliveryService {
     private readonly outbox: OutboxRepository,
     private readonly wallets: WalletRepository,
     private readonly events: EventRecorder,
+    private readonly audit: AuditTrail,
     private readonly clock: Clock,
   ) {}
 
@@ -77,7 +79,7 @@ export class DeliveryService {
    * when the provider has it, else a submission; the provider call is idempotent either way).
    * Refused when no delivery of the order is stuck.
    */
-  async retryStuck(orderId: string, olderThanMs: number): Promise<StuckRetry> {
+  async retryStuck(actor: Actor, orderId: string, olderThanMs: number): Promise<StuckRetry> {
     return this.database.unit(async (tx) => {
       const now = this.clock();
       const order = await this.orders.lock(tx, orderId);
@@ -106,7 +108,9 @@ export class DeliveryService {
         [...rows.values()].map((r) => r.id),
         now,
       );
-      return { orderId: order.id, shortReference: order.short_reference, stuck: stuck.length, requeued, hurried };
+      const retry = { orderId: order.id, shortReference: order.short_reference, stuck: stuck.length, requeued, hurried };
+      await this.audit.record(tx, actor, 'order.retry', { type: 'order', id: order.id }, retry);
+      return retry;
     });
   }
 

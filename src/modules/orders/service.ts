@@ -4,8 +4,10 @@ import type { Owner } from '../../domain/caller.js';
 import { conflict, invalid, notFound } from '../../domain/errors.js';
 import type { Clock, Mode } from '../../domain/types.js';
 import { encodeCursor } from '../../lib/cursor.js';
+import { toGhs } from '../../lib/money.js';
 import { normaliseGhanaMsisdn } from '../../lib/phone.js';
 import { ledgerKeys } from '../wallet/ledger-keys.js';
+import type { Actor, AuditTrail } from '../audit/service.js';
 import type { EventRecorder } from '../events/service.js';
 import type { WalletRepository } from '../wallet/repository.js';
 import { parseListQuery } from './list-query.js';
@@ -57,6 +59,7 @@ export class OrderService {
     private readonly orders: OrderRepository,
     private readonly wallets: WalletRepository,
     private readonly events: EventRecorder,
+    private readonly audit: AuditTrail,
     private readonly clock: Clock,
     private readonly stuckAfterMs: number,
   ) {}
@@ -133,7 +136,7 @@ export class OrderService {
    * Staff refund of a completed data order (decisions §3): state → reversed and the amount that
    * was spent (a bulk order: its completed recipients) back to available, exactly once.
    */
-  async reverse(orderId: string, reason: string): Promise<Reversal> {
+  async reverse(actor: Actor, orderId: string, reason: string): Promise<Reversal> {
     const why = reason.trim();
     if (why === '') throw invalid('INVALID_REQUEST', 'a reason is required');
     return this.database.unit(async (tx) => {
@@ -171,6 +174,13 @@ export class OrderService {
       const reversed = { ...order, state: 'reversed' as const, reversal_reason: why, reversed_at: now, updated_at: now };
       const view = toOrderView(reversed, order.is_bulk === 1 ? items : []);
       this.events.record(tx, { profileId: order.profile_id, mode: order.mode }, 'order.reversed', { object: view }, now);
+      await this.audit.record(tx, actor, 'order.reverse', { type: 'order', id: order.id }, {
+        reason: why,
+        refunded: toGhs(refund),
+        shortReference: order.short_reference,
+        profileId: order.profile_id,
+        mode: order.mode,
+      });
       return { orderId: order.id, shortReference: order.short_reference, refunded: refund, availableAfter: balances.available };
     });
   }

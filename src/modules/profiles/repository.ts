@@ -175,7 +175,7 @@ export class ProfileRepository {
   }
 
   async findKey(tx: Tx, keyId: string) {
-    return (await tx.execute(tx.qb.selectFrom('api_keys').select(['id', 'revoked', 'prefix']).where('id', '=', keyId))).rows[0];
+    return (await tx.execute(tx.qb.selectFrom('api_keys').select(['id', 'revoked', 'prefix', 'profile_id']).where('id', '=', keyId))).rows[0];
   }
 
   /** Revokes a key that is not revoked yet; the key, or undefined when there was nothing to revoke. */

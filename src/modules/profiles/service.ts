@@ -5,6 +5,7 @@ import { conflict, forbidden, notFound, unauthenticated } from '../../domain/err
 import type { Clock, Mode, Role } from '../../domain/types.js';
 import { newId } from '../../lib/ids.js';
 import { toGhs } from '../../lib/money.js';
+import type { Actor, AuditTrail } from '../audit/service.js';
 import type { WalletService } from '../wallet/service.js';
 import { generateApiKey, parseApiKey } from './api-keys.js';
 import type { ProfileRepository, ProfileStatus } from './repository.js';
@@ -30,6 +31,7 @@ export class ProfileService {
     private readonly profiles: ProfileRepository,
     private readonly wallets: WalletService,
     private readonly log: Logger,
+    private readonly audit: AuditTrail,
     private readonly clock: Clock,
   ) {}
 
@@ -80,7 +82,8 @@ export class ProfileService {
   // ---- staff (CLI) ----
 
   /** A new key for the profile, in `mode` (its wallet is created if missing); the plaintext is returned once. */
-  async createKey(profileId: string, mode: Mode): Promise<{ id: string; key: string }> {
+  /** A new API key, returned once (only its hash is kept); the audit row never holds the key. */
+  async createKey(actor: Actor, profileId: string, mode: Mode): Promise<{ id: string; key: string }> {
     const key = generateApiKey(mode);
     const parsed = parseApiKey(key);
     if (!parsed) throw new Error('a generated key does not parse');
@@ -99,6 +102,7 @@ export class ProfileService {
         revoked: false,
         now,
       });
+      await this.audit.record(tx, actor, 'key.create', { type: 'profile', id: profile.id }, { mode, keyId: id, prefix: parsed.prefix });
     });
     return { id, key };
   }
@@ -107,12 +111,13 @@ export class ProfileService {
     return this.profiles.listKeys(profileId);
   }
 
-  async revokeKey(keyId: string): Promise<{ id: string; prefix: string }> {
+  async revokeKey(actor: Actor, keyId: string): Promise<{ id: string; prefix: string }> {
     return this.database.unit(async (tx) => {
       const key = await this.profiles.findKey(tx, keyId);
       if (!key) throw notFound('NOT_FOUND', `no key ${keyId}`);
       const revoked = await this.profiles.revokeKey(tx, keyId, this.clock());
       if (!revoked) throw conflict('INVALID_REQUEST', `key ${keyId} is already revoked`);
+      await this.audit.record(tx, actor, 'key.revoke', { type: 'api_key', id: keyId }, { prefix: revoked.prefix, profileId: key.profile_id });
       return revoked;
     });
   }
@@ -142,12 +147,15 @@ export class ProfileService {
    * Suspends or reactivates a profile: a suspended profile's keys are refused with 403
    * PROFILE_SUSPENDED from the next request on (spec §5). Setting the status it has is refused.
    */
-  async setStatus(profileId: string, status: ProfileStatus): Promise<{ id: string; before: string; after: ProfileStatus }> {
+  async setStatus(actor: Actor, profileId: string, status: ProfileStatus): Promise<{ id: string; before: string; after: ProfileStatus }> {
     return this.database.unit(async (tx) => {
       const before = await this.profiles.setStatus(tx, profileId, status, this.clock());
       if (!before) throw notFound('PROFILE_NOT_FOUND', `no profile ${profileId}`);
       if (before.status === status) throw conflict('INVALID_REQUEST', `profile ${profileId} is already ${status.toLowerCase()}`);
-      return { id: profileId, before: before.status, after: status };
+      const change = { id: profileId, before: before.status, after: status };
+      const action = status === 'Active' ? 'profile.reactivate' : 'profile.suspend';
+      await this.audit.record(tx, actor, action, { type: 'profile', id: profileId }, { before: change.before, after: status });
+      return change;
     });
   }
 }

@@ -7,6 +7,7 @@ import type { Clock, Mode, Role } from '../../domain/types.js';
 import { newId, type ReferenceSource } from '../../lib/ids.js';
 import { formatGhs, toGhs } from '../../lib/money.js';
 import { normaliseGhanaMsisdn } from '../../lib/phone.js';
+import type { Actor, AuditTrail } from '../audit/service.js';
 import type { IdempotencyService } from '../idempotency/service.js';
 import { ledgerKeys } from '../wallet/ledger-keys.js';
 import type { WalletRepository } from '../wallet/repository.js';
@@ -107,6 +108,7 @@ export class ResultCheckerService {
     private readonly wallets: WalletRepository,
     private readonly idempotency: IdempotencyService,
     private readonly cipher: CredentialCipher,
+    private readonly audit: AuditTrail,
     private readonly clock: Clock,
     private readonly references: ReferenceSource,
   ) {}
@@ -398,12 +400,23 @@ export class ResultCheckerService {
    * `cli rc import`: a strict CSV of username,password; all or nothing. Duplicates (in the file or
    * already stored for the package) are skipped and counted.
    */
-  async importCredentials(packageId: string, csvText: string): Promise<{ added: number; skipped: number }> {
+  /**
+   * Loads credentials from a CSV into a package's stock (known ones skipped). The audit row names
+   * the file and the counts, never a credential.
+   */
+  async importCredentials(
+    actor: Actor,
+    packageId: string,
+    csvText: string,
+    fileName: string,
+  ): Promise<{ added: number; skipped: number }> {
     const credentials = parseCredentialCsv(csvText);
     return this.database.unit(async (tx) => {
       if (!(await this.rc.packageExists(tx, packageId))) throw new InventoryImportError(`no result-checker package ${packageId}`);
       const added = await this.rc.insertCredentials(tx, this.cipher, packageId, credentials, this.clock());
-      return { added, skipped: credentials.length - added };
+      const result = { added, skipped: credentials.length - added };
+      await this.audit.record(tx, actor, 'rc.import', { type: 'rc_package', id: packageId }, { file: fileName, ...result });
+      return result;
     });
   }
 

@@ -8,6 +8,7 @@ import type { Clock, Mode } from '../../domain/types.js';
 import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
 import { newId } from '../../lib/ids.js';
 import { fromGhs, toGhs } from '../../lib/money.js';
+import type { Actor, AuditTrail } from '../audit/service.js';
 import type { EventRecorder } from '../events/service.js';
 import type { IdempotencyService } from '../idempotency/service.js';
 import { ledgerKeys } from '../wallet/ledger-keys.js';
@@ -42,6 +43,9 @@ export function toTopUpView(t: TopUpRow): TopUp {
   };
 }
 
+/** What the audit trail keeps of a decided top-up (GHS, like every amount staff read). */
+const auditDetail = (t: TopUpRow) => ({ amount: toGhs(t.amount), profileId: t.profile_id, mode: t.mode, reference: t.reference });
+
 export class TopUpService {
   constructor(
     private readonly database: Database,
@@ -50,6 +54,7 @@ export class TopUpService {
     private readonly walletService: WalletService,
     private readonly idempotency: IdempotencyService,
     private readonly events: EventRecorder,
+    private readonly audit: AuditTrail,
     private readonly clock: Clock,
   ) {}
 
@@ -126,27 +131,34 @@ export class TopUpService {
     return this.topUps.list(filter);
   }
 
-  /** Approves a pending top-up and credits the wallet exactly once, in one unit of work. */
-  async approve(id: string, decidedBy: string): Promise<TopUpRow> {
+  /**
+   * Staff approve a pending top-up: the wallet is credited exactly once, with its ledger entry, the
+   * topup.approved event and the audit row, in one unit of work.
+   */
+  async approve(actor: Actor, id: string): Promise<TopUpRow> {
     return this.database.unit(async (tx) => {
       const now = this.clock();
+      const decidedBy = actor.name;
       const topUp = await this.topUps.decidePending(tx, id, { status: 'approved', rejectionReason: null, decidedBy, now });
       if (!topUp) throw await this.refusal(tx, id);
       await this.credit(tx, topUp, now);
       this.decided(tx, topUp, now);
+      await this.audit.record(tx, actor, 'topup.approve', { type: 'top_up', id }, auditDetail(topUp));
       return topUp;
     });
   }
 
-  async reject(id: string, reason: string, decidedBy: string): Promise<TopUpRow> {
+  async reject(actor: Actor, id: string, reason: string): Promise<TopUpRow> {
     const trimmed = reason.trim();
     if (trimmed === '') throw invalid('INVALID_REQUEST', 'a rejection needs a reason (--reason "...")');
     if (trimmed.length > MAX_NOTE) throw invalid('INVALID_REQUEST', `the reason must be at most ${MAX_NOTE} characters`);
     return this.database.unit(async (tx) => {
       const now = this.clock();
+      const decidedBy = actor.name;
       const topUp = await this.topUps.decidePending(tx, id, { status: 'rejected', rejectionReason: trimmed, decidedBy, now });
       if (!topUp) throw await this.refusal(tx, id);
       this.decided(tx, topUp, now);
+      await this.audit.record(tx, actor, 'topup.reject', { type: 'top_up', id }, { reason: trimmed, ...auditDetail(topUp) });
       return topUp;
     });
   }

@@ -5,6 +5,7 @@ import { EVENT_TYPES, isEventType } from '../../domain/event-types.js';
 import type { Clock } from '../../domain/types.js';
 import { newId } from '../../lib/ids.js';
 import type { Sealer } from '../../lib/sealer.js';
+import type { Actor, AuditTrail } from '../audit/service.js';
 import type { IdempotencyService } from '../idempotency/service.js';
 import type { WebhookRepository } from './repository.js';
 import {
@@ -69,6 +70,7 @@ export class WebhookEndpointService {
     private readonly secrets: Sealer,
     private readonly rules: UrlRules,
     private readonly idempotency: IdempotencyService,
+    private readonly audit: AuditTrail,
     private readonly clock: Clock,
   ) {}
 
@@ -164,11 +166,16 @@ export class WebhookEndpointService {
     }));
   }
 
-  /** Staff: disable any endpoint (`cli webhooks disable`). False when it was disabled already. */
-  async disableForStaff(endpointId: string, reason: string): Promise<boolean> {
-    if (!(await this.webhooks.findEndpoint(endpointId)))
-      throw notFound('WEBHOOK_ENDPOINT_NOT_FOUND', `no webhook endpoint ${endpointId}`);
-    return this.database.unit((tx) => this.webhooks.disable(tx, endpointId, reason, this.clock()));
+  /** Staff: disable any endpoint (`cli webhooks disable`). Refused when it is disabled already. */
+  async disableForStaff(actor: Actor, endpointId: string, reason: string): Promise<void> {
+    const endpoint = await this.webhooks.findEndpoint(endpointId);
+    if (!endpoint) throw notFound('WEBHOOK_ENDPOINT_NOT_FOUND', `no webhook endpoint ${endpointId}`);
+    await this.database.unit(async (tx) => {
+      if (!(await this.webhooks.disable(tx, endpointId, reason, this.clock())))
+        throw conflict('INVALID_REQUEST', `webhook endpoint ${endpointId} is already disabled`);
+      const owner = { profileId: endpoint.profile_id, mode: endpoint.mode };
+      await this.audit.record(tx, actor, 'webhook.disable', { type: 'webhook_endpoint', id: endpointId }, { reason, ...owner });
+    });
   }
 
   private async checkedUrl(owner: Owner, text: string): Promise<URL> {

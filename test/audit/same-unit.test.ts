@@ -1,0 +1,335 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { sql } from 'kysely';
+import { createTestApp, type TestApp } from '../helpers/app.js';
+import { KEYS } from '../helpers/keys.js';
+import { waitFor } from '../helpers/wait.js';
+import { buySingle, newWorker, runCli, waitForState } from '../orders/support.js';
+import { cliActor } from '../../src/cli/actor.js';
+import { CONSOLE_ENV, inject, PASSWORD, signIn, type Page, type StaffClient } from '../console/support.js';
+
+/**
+ * Issue 24, "Audit: one unit with the change": every staff action, from the console and from the
+ * CLI, writes its audit row in the unit of work that makes the change. Here the database refuses
+ * every insert into audit_log (a trigger): each action must then fail and leave the database exactly
+ * as it was. Once the refusal is lifted, the same action succeeds, changes the database, and leaves
+ * one row naming the actor. Were an audit row written after the change's commit (as the console did
+ * before), the first half would find the change made.
+ */
+
+/** What a staff action may touch: compared whole before and after a refused audit insert. */
+const TABLES = [
+  'profiles',
+  'api_keys',
+  'wallets',
+  'ledger_entries',
+  'orders',
+  'order_items',
+  'outbox',
+  'top_ups',
+  'rc_credentials',
+  'events',
+  'webhook_endpoints',
+  'webhook_deliveries',
+  'staff_accounts',
+  'staff_sessions',
+  'audit_log',
+] as const;
+
+async function snapshot(t: TestApp): Promise<string> {
+  const parts: Record<string, unknown[]> = {};
+  for (const table of TABLES) {
+    parts[table] = (await sql<Record<string, unknown>>`select * from ${sql.table(table)} order by 1`.execute(t.database.db)).rows;
+  }
+  return JSON.stringify(parts);
+}
+
+async function refuseAudit(t: TestApp): Promise<void> {
+  if (t.database.dialect === 'sqlite') {
+    await sql`create trigger refuse_audit before insert on audit_log
+      begin select raise(abort, 'audit refused by the test'); end`.execute(t.database.db);
+  } else {
+    await sql`create or replace function refuse_audit() returns trigger language plpgsql
+      as $$ begin raise exception 'audit refused by the test'; end $$`.execute(t.database.db);
+    await sql`create trigger refuse_audit before insert on audit_log
+      for each row execute function refuse_audit()`.execute(t.database.db);
+  }
+}
+
+async function allowAudit(t: TestApp): Promise<void> {
+  await sql`drop trigger if exists refuse_audit${t.database.dialect === 'postgres' ? sql` on audit_log` : sql``}`.execute(t.database.db);
+}
+
+async function lastAudit(t: TestApp) {
+  return t.database.db.selectFrom('audit_log').selectAll().orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow();
+}
+
+/** Shifts the services' clock, so an order can be made "stuck" without waiting. */
+let clockOffsetMs = 0;
+const clock = () => Date.now() + clockOffsetMs;
+
+async function pendingTopUp(t: TestApp, reference: string): Promise<string> {
+  const res = await t.call('POST', '/api/v1/top-ups/request', {
+    key: KEYS.superLive,
+    body: { amount: 25, method: 'momo', reference },
+  });
+  assert.equal(res.status, 201, JSON.stringify(res.body));
+  return res.body.data._id as string;
+}
+
+let numbers = 0;
+const nextNumber = () => `024483${String(1000 + (numbers++ % 8000))}`;
+
+async function completedOrder(t: TestApp): Promise<string> {
+  const bought = await buySingle(t, KEYS.superLive, nextNumber());
+  assert.equal(bought.status, 200, JSON.stringify(bought.body));
+  const orderId = bought.body.data.orderId as string;
+  const worker = newWorker(t);
+  worker.start();
+  try {
+    await waitForState(t, KEYS.superLive, orderId, ['completed']);
+  } finally {
+    await worker.stop();
+  }
+  return orderId;
+}
+
+/** An order whose delivery has waited an hour with no worker to take it: stuck. */
+async function stuckOrder(t: TestApp): Promise<string> {
+  clockOffsetMs = -3_600_000;
+  try {
+    const bought = await buySingle(t, KEYS.superLive, nextNumber());
+    assert.equal(bought.status, 200, JSON.stringify(bought.body));
+    return bought.body.data.orderId as string;
+  } finally {
+    clockOffsetMs = 0;
+  }
+}
+
+async function newKey(t: TestApp): Promise<string> {
+  const { id } = await t.ctx.profiles.createKey(cliActor(), 'usr_agent', 'test');
+  return id;
+}
+
+async function newEndpoint(t: TestApp): Promise<string> {
+  const res = await t.call('POST', '/api/v1/webhook-endpoints', {
+    key: KEYS.superLive,
+    body: { url: `http://127.0.0.1:9/hooks/${numbers++}`, events: ['*'] },
+  });
+  assert.equal(res.status, 201, JSON.stringify(res.body));
+  return res.body.data._id as string;
+}
+
+let staffCount = 0;
+async function newStaff(t: TestApp): Promise<{ id: string; email: string }> {
+  const email = `member${staffCount++}@staff.example`;
+  const { account } = await t.ctx.staff.create(cliActor(), email, 'viewer', PASSWORD);
+  return { id: account.id, email };
+}
+
+function multipart(fields: Record<string, string>, file: { name: string; content: string }) {
+  const boundary = '----audittest' + Math.random().toString(16).slice(2);
+  const parts = Object.entries(fields).map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`);
+  parts.push(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: text/csv\r\n\r\n${file.content}\r\n`,
+  );
+  return { payload: `${parts.join('')}--${boundary}--\r\n`, contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+let pins = 0;
+const pinCsv = () => `username,password\nAUD${pins++},1111-2222\nAUD${pins++},3333-4444\n`;
+
+const sessions = new Map<string, StaffClient>();
+
+interface ConsoleAction {
+  action: string;
+  /** Does the action once in the console; the records it needs are made by `setup`. */
+  run(t: TestApp, admin: StaffClient, record: string): Promise<Page>;
+  setup(t: TestApp): Promise<string>;
+}
+
+const CONSOLE_ACTIONS: ConsoleAction[] = [
+  { action: 'topup.approve', setup: (t) => pendingTopUp(t, `AUD-A-${numbers++}`), run: (_t, a, id) => a.post(`/console/top-ups/${id}/approve`) },
+  {
+    action: 'topup.reject',
+    setup: (t) => pendingTopUp(t, `AUD-R-${numbers++}`),
+    run: (_t, a, id) => a.post(`/console/top-ups/${id}/reject`, { reason: 'no such payment' }),
+  },
+  { action: 'order.reverse', setup: completedOrder, run: (_t, a, id) => a.post(`/console/orders/${id}/reverse`, { reason: 'never arrived' }) },
+  { action: 'order.retry', setup: stuckOrder, run: (_t, a, id) => a.post(`/console/orders/${id}/retry`) },
+  { action: 'key.create', setup: async () => 'usr_agent', run: (_t, a, id) => a.post(`/console/partners/${id}/keys`, { mode: 'live' }) },
+  { action: 'key.revoke', setup: newKey, run: (_t, a, id) => a.post(`/console/keys/${id}/revoke`, { profileId: 'usr_agent' }) },
+  {
+    action: 'rc.import',
+    setup: async () => 'rcp_bece',
+    async run(t, a, id) {
+      const form = multipart({ _csrf: a.csrf, packageId: id }, { name: 'pins.csv', content: pinCsv() });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/console/inventory/upload',
+        headers: { cookie: a.cookie, 'content-type': form.contentType },
+        payload: form.payload,
+      });
+      return { status: res.statusCode, body: res.body, headers: res.headers, location: undefined };
+    },
+  },
+  {
+    action: 'profile.suspend',
+    setup: async (t) => {
+      await t.ctx.profiles.setStatus(cliActor(), 'usr_customer', 'Active').catch(() => undefined);
+      return 'usr_customer';
+    },
+    run: (_t, a, id) => a.post(`/console/partners/${id}/suspend`),
+  },
+  {
+    action: 'profile.reactivate',
+    setup: async () => 'usr_suspended',
+    run: (_t, a, id) => a.post(`/console/partners/${id}/reactivate`),
+  },
+  {
+    action: 'staff.create',
+    setup: async () => `created${staffCount++}@staff.example`,
+    run: (_t, a, email) => a.post('/console/staff', { email, role: 'operator' }),
+  },
+  {
+    action: 'staff.update',
+    setup: async (t) => (await newStaff(t)).id,
+    run: (_t, a, id) => a.post(`/console/staff/${id}`, { role: 'operator', status: 'active' }),
+  },
+  {
+    action: 'staff.login',
+    setup: async (t) => (await newStaff(t)).email,
+    async run(t, _a, email) {
+      const form = await inject(t, 'GET', '/console/login');
+      const setCookie = form.headers['set-cookie'];
+      const cookie = (typeof setCookie === 'string' ? setCookie : Array.isArray(setCookie) ? String(setCookie[0]) : '').split(';')[0] ?? '';
+      const token = /name="_csrf" value="([^"]+)"/.exec(form.body)?.[1] ?? '';
+      return inject(t, 'POST', '/console/login', { cookie, form: { _csrf: token, email, password: PASSWORD } });
+    },
+  },
+  {
+    action: 'staff.logout',
+    // A session of its own, so the suite's admin stays signed in.
+    async setup(t) {
+      const member = await signIn(t, 'viewer', `leaving${staffCount++}@staff.example`);
+      sessions.set(member.email, member);
+      return member.email;
+    },
+    run: (_t, _a, email) => (sessions.get(email) as StaffClient).post('/console/logout'),
+  },
+];
+
+describe('console: each action and its audit row commit together, or neither does', () => {
+  let t: TestApp;
+  let admin: StaffClient;
+  before(async () => {
+    t = await createTestApp({ env: { ...CONSOLE_ENV, WEBHOOK_ALLOW_PRIVATE_URLS: 'true' }, clock });
+    admin = await signIn(t, 'admin');
+  });
+  after(() => t.close());
+
+  for (const a of CONSOLE_ACTIONS) {
+    test(a.action, async () => {
+      const record = await a.setup(t);
+      await refuseAudit(t);
+      let before: string;
+      try {
+        before = await snapshot(t);
+        const refused = await a.run(t, admin, record);
+        assert.equal(refused.status, 500, `${a.action} fails when its audit row cannot be written: ${refused.body.slice(0, 300)}`);
+        assert.equal(await snapshot(t), before, `${a.action} left a change behind although its audit row was refused`);
+      } finally {
+        await allowAudit(t);
+      }
+
+      const done = await a.run(t, admin, record);
+      assert.ok(done.status === 303 || done.status === 200, `${a.action} succeeds once auditing works: ${done.status} ${done.body.slice(0, 300)}`);
+      assert.notEqual(await snapshot(t), before, `${a.action} changed nothing`);
+      const row = await lastAudit(t);
+      assert.equal(row.action, a.action);
+      assert.equal(row.outcome, 'ok');
+      assert.equal(row.actor, a.action === 'staff.login' || a.action === 'staff.logout' ? record : admin.email);
+      assert.equal(row.address, '127.0.0.1', 'the console records where the action came from');
+    });
+  }
+});
+
+interface CliAction {
+  action: string;
+  setup(t: TestApp): Promise<string>;
+  args(record: string, dir: string): string[];
+}
+
+const CLI_ACTIONS: CliAction[] = [
+  { action: 'topup.approve', setup: (t) => pendingTopUp(t, `AUD-CA-${numbers++}`), args: (id) => ['topups', 'approve', id] },
+  {
+    action: 'topup.reject',
+    setup: (t) => pendingTopUp(t, `AUD-CR-${numbers++}`),
+    args: (id) => ['topups', 'reject', id, '--reason', 'no such payment'],
+  },
+  { action: 'order.reverse', setup: completedOrder, args: (id) => ['orders', 'reverse', id, '--reason', 'never arrived'] },
+  { action: 'order.retry', setup: stuckOrder, args: (id) => ['orders', 'retry', id] },
+  { action: 'key.create', setup: async () => 'usr_agent', args: (id) => ['keys', 'create', '--profile', id, '--mode', 'live'] },
+  { action: 'key.revoke', setup: newKey, args: (id) => ['keys', 'revoke', id] },
+  {
+    action: 'rc.import',
+    setup: async () => 'rcp_bece',
+    args: (id, dir) => {
+      const file = path.join(dir, `pins-${pins}.csv`);
+      if (!fs.existsSync(file)) fs.writeFileSync(file, pinCsv());
+      return ['rc', 'import', id, file];
+    },
+  },
+  {
+    action: 'profile.suspend',
+    setup: async (t) => {
+      await t.ctx.profiles.setStatus(cliActor(), 'usr_customer', 'Active').catch(() => undefined);
+      return 'usr_customer';
+    },
+    args: (id) => ['profiles', 'suspend', id],
+  },
+  { action: 'profile.reactivate', setup: async () => 'usr_suspended', args: (id) => ['profiles', 'reactivate', id] },
+  { action: 'staff.create', setup: async () => `cli${staffCount++}@staff.example`, args: (email) => ['staff', 'create', '--email', email, '--role', 'viewer'] },
+  { action: 'staff.update', setup: async (t) => (await newStaff(t)).email, args: (email) => ['staff', 'update', email, '--role', 'operator'] },
+  { action: 'staff.reset_password', setup: async (t) => (await newStaff(t)).email, args: (email) => ['staff', 'reset-password', email] },
+  { action: 'webhook.disable', setup: newEndpoint, args: (id) => ['webhooks', 'disable', id, '--reason', 'answers 500'] },
+];
+
+describe('CLI: each staff command and its audit row commit together, or neither does', () => {
+  let t: TestApp;
+  let dir: string;
+  before(async () => {
+    t = await createTestApp({ env: { SANDBOX_SETTLE_MS: '0', WEBHOOK_ALLOW_PRIVATE_URLS: 'true' }, clock });
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'audit-cli-'));
+  });
+  after(async () => {
+    await t.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  for (const a of CLI_ACTIONS) {
+    test(a.action, async () => {
+      const record = await a.setup(t);
+      const args = a.args(record, dir);
+      await refuseAudit(t);
+      let before: string;
+      try {
+        before = await snapshot(t);
+        const refused = await runCli(t, args);
+        assert.notEqual(refused.code, 0, `${a.action} succeeded although its audit row was refused: ${refused.stdout}`);
+        assert.equal(await snapshot(t), before, `${a.action} left a change behind although its audit row was refused`);
+      } finally {
+        await allowAudit(t);
+      }
+
+      const done = await runCli(t, args);
+      assert.equal(done.code, 0, `${a.action}: ${done.stderr}`);
+      await waitFor('the change to be visible', async () => ((await snapshot(t)) !== before ? true : undefined));
+      const row = await lastAudit(t);
+      assert.deepEqual([row.action, row.actor, row.outcome], [a.action, cliActor().name, 'ok']);
+    });
+  }
+});
