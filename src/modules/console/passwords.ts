@@ -1,4 +1,5 @@
-import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { HasherBusy, PasswordHasher, type ScryptCost } from './password-hasher.js';
 
 /**
  * Staff passwords, hashed with scrypt (memory-hard, in node:crypto) at OWASP's recommended cost
@@ -8,11 +9,11 @@ import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:c
 const COST = { N: 2 ** 17, r: 8, p: 1 };
 const KEY_LENGTH = 32;
 
-function derive(password: string, salt: Buffer, cost: { N: number; r: number; p: number }): Promise<Buffer> {
-  const options: ScryptOptions = { ...cost, maxmem: 256 * cost.N * cost.r + 16 * 1024 * 1024 };
-  return new Promise((resolve, reject) => {
-    scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, options, (error, key) => (error ? reject(error) : resolve(key)));
-  });
+/** Every hash of this process goes through one thread with a bounded queue (see password-hasher.ts). */
+const hasher = new PasswordHasher();
+
+function derive(password: string, salt: Buffer, cost: ScryptCost): Promise<Buffer> {
+  return hasher.derive(password.normalize('NFKC'), salt, KEY_LENGTH, cost);
 }
 
 export async function hashPassword(password: string): Promise<string> {
@@ -26,7 +27,13 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const [scheme, n, r, p, salt, key] = stored.split('$');
   if (scheme !== 'scrypt' || !n || !r || !p || !salt || !key) return false;
   const expected = Buffer.from(key, 'base64');
-  const actual = await derive(password, Buffer.from(salt, 'base64'), { N: Number(n), r: Number(r), p: Number(p) });
+  let actual: Buffer;
+  try {
+    actual = await derive(password, Buffer.from(salt, 'base64'), { N: Number(n), r: Number(r), p: Number(p) });
+  } catch (error) {
+    if (error instanceof HasherBusy) throw error;
+    return false; // parameters scrypt refuses: a malformed hash
+  }
   return actual.length === expected.length && timingSafeEqual(actual, expected);
 }
 

@@ -30,10 +30,15 @@ export class StaffRepository {
       .execute();
   }
 
+  /**
+   * The active admins, locked on PostgreSQL until the unit ends: two admins demoting each other at
+   * once would each count two admins and leave none; with the lock the second waits and counts one.
+   * (SQLite runs one writing unit at a time.)
+   */
   async activeAdmins(tx: Tx): Promise<string[]> {
-    const { rows } = await tx.execute(
-      tx.qb.selectFrom('staff_accounts').select('id').where('role', '=', 'admin').where('status', '=', 'active'),
-    );
+    let query = tx.qb.selectFrom('staff_accounts').select('id').where('role', '=', 'admin').where('status', '=', 'active');
+    if (this.database.dialect === 'postgres') query = query.forUpdate();
+    const { rows } = await tx.execute(query);
     return rows.map((r) => r.id);
   }
 

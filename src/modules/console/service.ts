@@ -1,10 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Database } from '../../db/connection.js';
-import { STAFF_ROLES, type StaffRole } from '../../db/schema.js';
+import { STAFF_ROLES, type StaffAccountRow, type StaffRole } from '../../db/schema.js';
 import { whenRefusedBy } from '../../db/unique-indexes.js';
 import { conflict, forbidden, invalid, notFound, unauthenticated } from '../../domain/errors.js';
 import type { Clock } from '../../domain/types.js';
 import { newId } from '../../lib/ids.js';
+import { HasherBusy } from './password-hasher.js';
 import { DUMMY_HASH, generatePassword, hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } from './passwords.js';
 import type { Actor, AuditTrail } from '../audit/service.js';
 import type { StaffRepository } from './repository.js';
@@ -43,16 +44,21 @@ export interface StaffSession {
 export const LOGIN_LIMITS = { perEmail: 5, perAddress: 20, windowMs: 15 * 60_000 };
 
 /**
- * Failed sign-ins in this process's memory (one console process is the expected deployment; with
- * several, each counts its own: the limit is per process).
+ * Sign-in attempts in this process's memory (one console process is the expected deployment; with
+ * several, each counts its own: the limit is per process). An attempt is counted when it starts,
+ * before its password is hashed, so a burst beyond the limit is refused without hashing; a
+ * successful attempt is taken back.
  */
 class LoginThrottle {
   private readonly failures = new Map<string, number[]>();
 
   constructor(private readonly clock: Clock) {}
 
-  /** Seconds until `keys` may try again, or null when none of them is over its limit. */
-  blockedFor(keys: readonly [string, number][]): number | null {
+  /**
+   * Counts an attempt for every key, or refuses it (the seconds until one may try again) when any
+   * key is at its limit. `release` takes the attempt back from each key.
+   */
+  begin(keys: readonly [string, number][]): { blockedFor: number } | { release(): void } {
     const now = this.clock();
     let wait: number | null = null;
     for (const [key, limit] of keys) {
@@ -62,15 +68,21 @@ class LoginThrottle {
         wait = Math.max(wait ?? 0, Math.ceil((until - now) / 1000));
       }
     }
-    return wait;
-  }
-
-  failed(keys: readonly string[]): void {
-    const now = this.clock();
-    for (const key of keys) this.failures.set(key, [...this.recent(key, now), now]);
+    if (wait !== null) return { blockedFor: wait };
+    for (const [key] of keys) this.failures.set(key, [...this.recent(key, now), now]);
     if (this.failures.size > 10_000) this.sweep(now);
+    return {
+      release: () => {
+        for (const [key] of keys) {
+          const list = this.failures.get(key);
+          const at = list?.lastIndexOf(now) ?? -1;
+          if (list && at >= 0) list.splice(at, 1);
+        }
+      },
+    };
   }
 
+  /** A successful sign-in forgives the e-mail's earlier failures. */
   succeeded(key: string): void {
     this.failures.delete(key);
   }
@@ -81,6 +93,17 @@ class LoginThrottle {
 
   private sweep(now: number): void {
     for (const key of [...this.failures.keys()]) if (this.recent(key, now).length === 0) this.failures.delete(key);
+  }
+}
+
+const busy = () => forbidden('RATE_LIMITED', 'Too many sign-ins at once; try again in a few seconds');
+
+/** A password hashed for storage; refused (RATE_LIMITED) while sign-ins fill the hashing queue. */
+async function hashed(password: string): Promise<string> {
+  try {
+    return await hashPassword(password);
+  } catch (error) {
+    throw error instanceof HasherBusy ? busy() : error;
   }
 }
 
@@ -117,7 +140,7 @@ export class StaffService {
     const secret = password ?? generatePassword();
     if (secret.length < MIN_PASSWORD_LENGTH)
       throw invalid('INVALID_REQUEST', `a password needs at least ${MIN_PASSWORD_LENGTH} characters`);
-    const hash = await hashPassword(secret);
+    const hash = await hashed(secret);
     const now = this.clock();
     const row = {
       id: newId('stf'),
@@ -146,7 +169,7 @@ export class StaffService {
   async resetPassword(actor: Actor, emailInput: string): Promise<{ account: StaffAccount; password: string }> {
     const email = emailInput.trim().toLowerCase();
     const password = generatePassword();
-    const hash = await hashPassword(password);
+    const hash = await hashed(password);
     return this.database.unit(async (tx) => {
       const row = await this.staff.findAccountByEmailInUnit(tx, email);
       if (!row) throw notFound('NOT_FOUND', `no staff account ${email}`);
@@ -169,13 +192,15 @@ export class StaffService {
   /** Changes a role or an account's status; the last active admin can be neither demoted nor disabled. */
   async update(actor: Actor, id: string, change: { role?: StaffRole; status?: 'active' | 'disabled' }): Promise<StaffAccount> {
     return this.database.unit(async (tx) => {
+      // The admins first: on PostgreSQL this locks them, so the account is read after any concurrent change to it.
+      const admins = await this.staff.activeAdmins(tx);
       const account = await this.staff.findAccount(tx, id);
       if (!account) throw notFound('NOT_FOUND', `no staff account ${id}`);
       const losesAdmin =
         account.role === 'admin' &&
         account.status === 'active' &&
         ((change.role ?? 'admin') !== 'admin' || change.status === 'disabled');
-      if (losesAdmin && (await this.staff.activeAdmins(tx)).length <= 1) {
+      if (losesAdmin && admins.length <= 1) {
         throw conflict('INVALID_REQUEST', `${account.email} is the last active admin`);
       }
       const now = this.clock();
@@ -199,14 +224,22 @@ export class StaffService {
       [`email:${email}`, LOGIN_LIMITS.perEmail],
       [`address:${address}`, LOGIN_LIMITS.perAddress],
     ];
-    const wait = this.throttle.blockedFor(keys);
-    if (wait !== null) throw forbidden('RATE_LIMITED', `Too many failed sign-ins; try again in ${Math.ceil(wait / 60)} min`);
-    const row = await this.staff.findAccountByEmail(email);
-    const matches = await verifyPassword(password, row?.password_hash ?? DUMMY_HASH);
-    if (!row || !matches || row.status !== 'active') {
-      this.throttle.failed(keys.map(([key]) => key));
-      throw unauthenticated('Wrong e-mail or password');
+    const attempt = this.throttle.begin(keys);
+    if ('blockedFor' in attempt) {
+      throw forbidden('RATE_LIMITED', `Too many failed sign-ins; try again in ${Math.ceil(attempt.blockedFor / 60)} min`);
     }
+    let row: StaffAccountRow | undefined;
+    let matches: boolean;
+    try {
+      row = await this.staff.findAccountByEmail(email);
+      matches = await verifyPassword(password, row?.password_hash ?? DUMMY_HASH);
+    } catch (error) {
+      // Not an answer about the password: the attempt does not count.
+      attempt.release();
+      throw error instanceof HasherBusy ? busy() : error;
+    }
+    if (!row || !matches || row.status !== 'active') throw unauthenticated('Wrong e-mail or password');
+    attempt.release();
     this.throttle.succeeded(`email:${email}`);
     const token = randomBytes(32).toString('base64url');
     const now = this.clock();
