@@ -144,7 +144,7 @@ describe('cli reads: profiles, rc stock, orders show, keys list, staff, audit, -
       entries.map((e) => [e.actor.startsWith('cli:'), e.outcome, e.recordId]),
       [
         [true, 'refused', 'ops@example.com'],
-        [true, 'ok', 'ops@example.com'],
+        [true, 'ok', stored.id],
       ],
     );
     assert.ok(!JSON.stringify(entries).includes(password), 'the password is never recorded');

@@ -307,7 +307,7 @@ describe('console routes', () => {
           ['admin@staff.example', 'refused'],
         ],
       );
-      assert.deepEqual(JSON.parse(rows[0]?.detail ?? '{}'), { amount: 4000, profileId: 'usr_super', mode: 'live' });
+      assert.deepEqual(JSON.parse(rows[0]?.detail ?? '{}'), { amount: 40, profileId: 'usr_super', mode: 'live', reference: 'ONCE-1' });
       const page = await operator.get('/console/top-ups?notice=approved');
       assert.match(page.body, /Top-up approved/);
       assert.deepEqual(await ledgerMismatches(t), []);
@@ -428,7 +428,7 @@ describe('console routes', () => {
         .executeTakeFirstOrThrow();
       assert.ok(Number(row.run_at) <= Date.now(), 'due now');
       const audit = (await auditRows(t, 'order.retry')).filter((r) => r.outcome === 'ok');
-      assert.deepEqual(JSON.parse(audit.at(-1)?.detail ?? '{}'), { stuck: 1, requeued: 0, hurried: 1 });
+      assert.deepEqual(JSON.parse(audit.at(-1)?.detail ?? '{}'), { shortReference: bought.body.data.shortReference, stuck: 1, requeued: 0, hurried: 1 });
     });
   });
 
@@ -445,7 +445,7 @@ describe('console routes', () => {
         assert.doesNotMatch(page, /PIN-SECRET|BECE-U-/);
       }
       const rows = await auditRows(t, 'rc.import');
-      assert.deepEqual(JSON.parse(rows.at(-1)?.detail ?? '{}'), { file: 'upload', added: 2, skipped: 1, stock: 2 });
+      assert.deepEqual(JSON.parse(rows.at(-1)?.detail ?? '{}'), { file: 'upload', added: 2, skipped: 1 });
     });
 
     test('a bad line rejects the whole file, naming the line; a viewer and a form without CSRF are refused', async () => {

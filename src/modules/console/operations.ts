@@ -159,9 +159,10 @@ export class ConsoleOperations {
     );
   }
 
-  /** The one-time password is returned once and never recorded. */
+  /** The one-time password is returned once and never recorded. A refusal names the e-mail (there is no account id). */
   createStaff(actor: Actor, email: string, role: StaffRole) {
-    return this.refusalRecorded(actor, 'staff.create', { type: 'staff', id: null }, { email, role }, () =>
+    const target = { type: 'staff', id: email.trim().toLowerCase().slice(0, 254) };
+    return this.refusalRecorded(actor, 'staff.create', target, { email, role }, () =>
       this.s.staff.create(actor, email, role),
     );
   }

@@ -109,7 +109,8 @@ export class DeliveryService {
         now,
       );
       const retry = { orderId: order.id, shortReference: order.short_reference, stuck: stuck.length, requeued, hurried };
-      await this.audit.record(tx, actor, 'order.retry', { type: 'order', id: order.id }, retry);
+      const { orderId: _, ...detail } = retry;
+      await this.audit.record(tx, actor, 'order.retry', { type: 'order', id: order.id }, detail);
       return retry;
     });
   }
