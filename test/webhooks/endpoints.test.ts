@@ -115,11 +115,39 @@ describe('webhook endpoints (integrator-features §2)', () => {
       'http://[fd00:ec2::254]/hook',
       'http://0.0.0.0/hook',
       'http://2130706433/hook', // 127.0.0.1 written as one number
+      'http://100.100.100.200/hook', // carrier-grade NAT, a cloud metadata address
+      'http://[fe80::1]/hook',
+      'http://[fec0::1]/hook', // site-local (deprecated)
+      'http://[ff02::1]/hook',
+      // IPv6 forms that carry an IPv4 address: refused whatever the address, public ones included.
+      'http://[::127.0.0.1]/hook', // IPv4-compatible
+      'http://[::8.8.8.8]/hook',
+      'http://[::ffff:8.8.8.8]/hook', // IPv4-mapped
+      'http://[::ffff:0:127.0.0.1]/hook', // IPv4-translated
+      'http://[::ffff:0:8.8.8.8]/hook',
+      'http://[2002:7f00:1::]/hook', // 6to4 of 127.0.0.1
+      'http://[2002:808:808::1]/hook', // 6to4 of 8.8.8.8
+      'http://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/hook', // Teredo
+      'http://[2001::7f00:1]/hook',
+      'http://[64:ff9b::7f00:1]/hook', // NAT64, well-known prefix
+      'http://[64:ff9b::808:808]/hook',
+      'http://[64:ff9b:1::a00:1]/hook', // NAT64, local-use prefix
+      'http://192.88.99.1/hook', // the 6to4 relay anycast
     ]) {
       const res = await create(t, { url, events: ['*'] });
       assert.equal(res.status, 400, url);
       assert.equal(res.body.error.code, 'WEBHOOK_ENDPOINT_INVALID', url);
       assert.match(res.body.error.message, /private|loopback|link-local|metadata|resolve/i, url);
+    }
+    // Public addresses still pass (an address is checked without a lookup, and nothing is sent on creation).
+    for (const url of [
+      'http://8.8.8.8/hook',
+      'https://41.66.1.10/hook',
+      'https://[2606:4700:4700::1111]/hook',
+      'https://[2c0f:fe38:2000::15]:8443/hook',
+    ]) {
+      const res = await create(t, { url, events: ['*'] });
+      assert.equal(res.status, 201, `${url}: ${JSON.stringify(res.body)}`);
     }
   });
 
