@@ -40,6 +40,13 @@ export function isPrivateAddress(address: string): boolean {
 
 export class UrlRefused extends Error {}
 
+/**
+ * Why a URL is refused, in the words partners see at creation and in a delivery attempt's error.
+ * Never the address a name resolves to: that would tell an integrator the service's internal DNS.
+ */
+export const NOT_REACHABLE =
+  'an address webhooks may not reach (loopback, private, link-local, metadata or another address that is not public)';
+
 export interface UrlRules {
   production: boolean;
   allowPrivate: boolean;
@@ -81,10 +88,7 @@ export async function checkResolvedAddresses(url: URL, rules: UrlRules): Promise
     throw new UrlRefused(`the host ${host} of url does not resolve`);
   }
   if (rules.allowPrivate) return;
-  const internal = addresses.find(isPrivateAddress);
-  if (internal !== undefined) {
-    throw new UrlRefused(
-      `url resolves to ${internal}, a loopback, private, link-local or metadata address, which webhooks may not reach`,
-    );
+  if (addresses.some(isPrivateAddress)) {
+    throw new UrlRefused(`url is not allowed: ${isIP(host) !== 0 ? 'it is' : 'it resolves to'} ${NOT_REACHABLE}`);
   }
 }
