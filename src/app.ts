@@ -18,6 +18,7 @@ import { healthRoutes } from './http/routes/health.js';
 import { metricsRoutes } from './http/routes/metrics.js';
 import { docsOptions } from './http/docs.js';
 import { swaggerOptions } from './http/openapi.js';
+import { trustProxyOption } from './http/trust-proxy.js';
 import { validatorCompiler } from './http/validation.js';
 import { catalogRoutes } from './modules/catalog/routes.js';
 import { consoleRoutes } from './modules/console/routes.js';
@@ -46,6 +47,8 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   const app = Fastify({
     ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
     bodyLimit: ctx.config.bodyLimitBytes,
+    // request.ip: the client's address behind the reverse proxies of TRUST_PROXY, else the peer's.
+    trustProxy: trustProxyOption(ctx.config.trustProxy),
     // Node checks the header and request timeouts every connectionsCheckingInterval (30 s by
     // default, which would let a slow client hold a connection up to twice as long as configured).
     serverFactory: (handler) =>

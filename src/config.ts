@@ -1,3 +1,5 @@
+import { isIP } from 'node:net';
+
 /**
  * Environment → typed, validated configuration (decisions.md §1).
  * A bad value throws ConfigError naming the variable; the CLI prints it as one line and exits.
@@ -25,6 +27,8 @@ export interface Config {
   databasePoolSize: number;
   /** Per API key and per address limits (integrator-features §3); 0 turns one off. */
   rateLimits: RateLimits;
+  /** Whose X-Forwarded-For names the client (TRUST_PROXY): no one's by default. */
+  trustProxy: TrustProxy;
   /** redis:// URL of the shared rate-limit counters (REDIS_URL); null: counters in this process's memory. */
   redisUrl: string | null;
   /** Prefix of this deployment's keys in Redis (REDIS_KEY_PREFIX), for several deployments on one Redis. */
@@ -86,6 +90,13 @@ export interface HttpTimeouts {
   /** An idle keep-alive connection is closed after this long. */
   keepAliveMs: number;
 }
+
+/**
+ * The reverse proxies in front (TRUST_PROXY, docs/deployment.md): none; the proxies' addresses and
+ * networks (IPv4 or IPv6, CIDR allowed); or a number of proxy hops, the nearest on this host or a
+ * private network (see src/http/trust-proxy.ts).
+ */
+export type TrustProxy = { kind: 'none' } | { kind: 'addresses'; addresses: string[] } | { kind: 'hops'; hops: number };
 
 export interface RateLimits {
   /** Requests per API key per window (RATE_LIMIT_MAX); 0: no limit. */
@@ -219,6 +230,33 @@ function redisUrlVar(env: Env): string | null {
   return raw;
 }
 
+const MAX_PROXY_HOPS = 32;
+
+function trustProxyVar(env: Env): TrustProxy {
+  const raw = env.TRUST_PROXY?.trim();
+  if (!raw) return { kind: 'none' };
+  const refuse = (detail: string) =>
+    new ConfigError(
+      'TRUST_PROXY',
+      `must be the proxies' addresses or CIDRs, comma-separated (e.g. 10.0.0.5,10.1.0.0/16,fd00::/8), or a hop count from 1 to ${MAX_PROXY_HOPS} (got "${env.TRUST_PROXY}"${detail})`,
+    );
+  if (/^\d+$/.test(raw)) {
+    const hops = Number(raw);
+    if (hops < 1 || hops > MAX_PROXY_HOPS) throw refuse('');
+    return { kind: 'hops', hops };
+  }
+  const addresses = raw.split(',').map((entry) => entry.trim());
+  for (const entry of addresses) {
+    const [address = '', prefix, extra] = entry.split('/');
+    // Canonical literals only (no "127.1", no zone): what the proxy's socket address will look like.
+    const family = address.includes('%') ? 0 : isIP(address);
+    const bits = family === 4 ? 32 : 128;
+    const prefixOk = prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) >= 1 && Number(prefix) <= bits);
+    if (family === 0 || !prefixOk || extra !== undefined) throw refuse(entry === '' ? ': an empty entry' : `: "${entry}"`);
+  }
+  return { kind: 'addresses', addresses };
+}
+
 function workerTuningVars(env: Env): WorkerTuning {
   const providerTimeoutMs = intVar(env, 'PROVIDER_TIMEOUT_MS', WORKER.providerTimeoutMs, 100, 600_000);
   const leaseMs = intVar(env, 'WORKER_LEASE_MS', WORKER.leaseMs, 500, 3_600_000);
@@ -254,6 +292,7 @@ export function loadConfig(env: Env = process.env): Config {
       windowS: intVar(env, 'RATE_LIMIT_WINDOW_S', 60, 1, 86_400),
       authFailuresPerMinute: intVar(env, 'RATE_LIMIT_AUTH_FAILURES', 100, 0, 10_000_000),
     },
+    trustProxy: trustProxyVar(env),
     redisUrl: redisUrlVar(env),
     redisKeyPrefix: env.REDIS_KEY_PREFIX?.trim() || 'partner-api:',
     idempotencyTtlMs: intVar(env, 'IDEMPOTENCY_TTL_HOURS', 24, 1, 24 * 365) * 3_600_000,

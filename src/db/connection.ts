@@ -119,9 +119,23 @@ function openSqlite(file: string, synchronous: SqliteSynchronous, readonly: bool
   return handle;
 }
 
+/**
+ * A new database file is created empty with mode 0600 before SQLite opens it: SQLite would create
+ * it readable by everyone (0644 under the usual umask), and it gives its -wal and -shm files the
+ * database file's mode. An existing file keeps its mode.
+ */
+function createPrivately(file: string): void {
+  try {
+    fs.closeSync(fs.openSync(file, 'wx', 0o600));
+  } catch {
+    // It exists, or cannot be created: SQLite's own open then says why not.
+  }
+}
+
 function openSqliteHandles(url: string, file: string, synchronous: SqliteSynchronous): [SQLite.Database, SQLite.Database] {
   let writer: SQLite.Database | undefined;
   try {
+    createPrivately(file);
     writer = openSqlite(file, synchronous, false);
     return [writer, openSqlite(file, synchronous, true)];
   } catch (error) {

@@ -85,7 +85,8 @@ export function ensureSqliteDirectory(shownUrl: string, file: string, create: bo
     );
   }
   try {
-    fs.mkdirSync(dir, { recursive: true });
+    // Only the service's user may enter it: it holds the database and the generated credentials key.
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   } catch (error) {
     throw new DatabaseUnavailableError('sqlite', shownUrl, `cannot create directory ${dir} (${(error as Error).message})`);
   }

@@ -31,6 +31,17 @@ describe('configuration (decisions.md §1)', () => {
     ['WORKER_BATCHES_IN_FLIGHT', { WORKER_BATCHES_IN_FLIGHT: '65' }],
     ['CREDENTIALS_KEY', { CREDENTIALS_KEY: 'too-short' }],
     ['CREDENTIALS_KEY', { NODE_ENV: 'production' }],
+    ['TRUST_PROXY', { TRUST_PROXY: 'nginx' }],
+    ['TRUST_PROXY', { TRUST_PROXY: 'true' }],
+    ['TRUST_PROXY', { TRUST_PROXY: '0' }],
+    ['TRUST_PROXY', { TRUST_PROXY: '33' }],
+    ['TRUST_PROXY', { TRUST_PROXY: '10.0.0.1,' }],
+    ['TRUST_PROXY', { TRUST_PROXY: '10.0.0.0/0' }],
+    ['TRUST_PROXY', { TRUST_PROXY: '10.0.0.0/33' }],
+    ['TRUST_PROXY', { TRUST_PROXY: '10.0.0.0/8/8' }],
+    ['TRUST_PROXY', { TRUST_PROXY: '127.1' }],
+    ['TRUST_PROXY', { TRUST_PROXY: 'fe80::1%eth0' }],
+    ['TRUST_PROXY', { TRUST_PROXY: 'fd00::/129' }],
   ];
   for (const [variable, env] of bad) {
     test(`${JSON.stringify(env)} is refused naming ${variable}`, () => {
@@ -63,5 +74,15 @@ describe('configuration (decisions.md §1)', () => {
     assert.equal(result.code, 1);
     assert.equal(result.stdout, '');
     assert.equal(result.stderr.trim(), 'config error: PORT must be an integer from 0 to 65535 (got "eighty")');
+  });
+
+  test('a bad TRUST_PROXY stops the process with one line naming it and the entry', async () => {
+    const result = await runCli(['serve'], { TRUST_PROXY: '10.0.0.1, nginx' });
+    assert.equal(result.code, 1);
+    assert.equal(result.stdout, '');
+    assert.equal(
+      result.stderr,
+      'config error: TRUST_PROXY must be the proxies\' addresses or CIDRs, comma-separated (e.g. 10.0.0.5,10.1.0.0/16,fd00::/8), or a hop count from 1 to 32 (got "10.0.0.1, nginx": "nginx")\n',
+    );
   });
 });

@@ -77,6 +77,38 @@ describe('rate limits (integrator-features §3)', () => {
     assert.equal(elsewhere.statusCode, 200);
   });
 
+  // Each store: this process's memory, and Redis (a prefix of its own per test).
+  const stores = [
+    ['in memory', () => ({})],
+    ['in Redis', () => ({ REDIS_URL, REDIS_KEY_PREFIX: `test-${randomBytes(4).toString('hex')}:` })],
+  ] as const;
+  const fromAddress = (t: TestApp, key: string, remoteAddress: string) =>
+    t.app.inject({ method: 'GET', url: '/api/v1/profile', headers: { 'x-api-key': key }, remoteAddress }).then((res) => res.statusCode);
+  const tally = (statuses: number[]) => statuses.reduce<Record<number, number>>((n, s) => ({ ...n, [s]: (n[s] ?? 0) + 1 }), {});
+
+  for (const [where, storeEnv] of stores) {
+    test(`${where}: of 60 simultaneous bad keys from one address, only the limit's worth are looked up (401), the rest refused (429); other addresses are unaffected`, async (c) => {
+      const t = await useTestApp(c, { env: { RATE_LIMIT_AUTH_FAILURES: '10', ...storeEnv() } });
+      const burst = await Promise.all(
+        Array.from({ length: 60 }, (_, i) => fromAddress(t, `service_live_burst${String(i).padStart(2, '0')}abcdefgh`, '198.51.100.20')),
+      );
+      assert.deepEqual(tally(burst), { 401: 10, 429: 50 });
+      assert.equal(await fromAddress(t, KEYS.agentLive, '198.51.100.20'), 429);
+      assert.equal(await fromAddress(t, KEYS.agentLive, '198.51.100.21'), 200);
+    });
+
+    test(`${where}: valid keys do not spend the failure budget, not even many at once`, async (c) => {
+      const t = await useTestApp(c, { env: { RATE_LIMIT_AUTH_FAILURES: '3', ...storeEnv() } });
+      const address = '198.51.100.30';
+      // More requests in flight than the limit: they wait for a place instead of being refused.
+      const valid = await Promise.all(Array.from({ length: 40 }, () => fromAddress(t, KEYS.agentLive, address)));
+      assert.deepEqual(tally(valid), { 200: 40 });
+      const after: number[] = [];
+      for (let i = 0; i < 4; i++) after.push(await fromAddress(t, `service_live_after${i}abcdefgh`, address));
+      assert.deepEqual(after, [401, 401, 401, 429]);
+    });
+  }
+
   test('with Redis, two app instances share one budget per key', async (c) => {
     const prefix = `test-${randomBytes(4).toString('hex')}:`;
     const env = { RATE_LIMIT_MAX: '6', RATE_LIMIT_WINDOW_S: '60', REDIS_URL, REDIS_KEY_PREFIX: prefix };

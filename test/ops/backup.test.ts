@@ -86,4 +86,35 @@ describe(`cli backup and restore (${TEST_DIALECT})`, () => {
       assert.equal(verified.code, 0, verified.stdout + verified.stderr);
     },
   );
+
+  test(
+    'the backup, its manifest, the restored database and the directory restore makes are the owner’s only',
+    { skip: (TEST_DIALECT !== 'sqlite' || process.platform === 'win32') && 'SQLite only' },
+    async (c) => {
+      // The usual umask, inherited by the CLI processes: without care, their files would be 0644.
+      const umask = process.umask(0o022);
+      c.after(() => process.umask(umask));
+      const t = await loadTestApp();
+      apps.push(t);
+      const env = processEnv(t);
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'partner-api-backup-'));
+      c.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+      const file = path.join(dir, 'copy.db');
+      const backedUp = await runCli(['backup', file], env);
+      assert.equal(backedUp.code, 0, backedUp.stderr);
+      const restoredFile = path.join(dir, 'restored', 'partner-api.db');
+      const restored = await runCli(['restore', file], { ...env, DATABASE_URL: `sqlite:${restoredFile}` });
+      assert.equal(restored.code, 0, restored.stderr);
+      const modeOf = (f: string) => (fs.statSync(f).mode & 0o777).toString(8);
+      assert.deepEqual(
+        {
+          backup: modeOf(file),
+          manifest: modeOf(`${file}.manifest.json`),
+          restored: modeOf(restoredFile),
+          restoredDir: modeOf(path.dirname(restoredFile)),
+        },
+        { backup: '600', manifest: '600', restored: '600', restoredDir: '700' },
+      );
+    },
+  );
 });

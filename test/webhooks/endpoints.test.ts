@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import { lookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
 import { describe, test } from 'node:test';
+import { hostOf } from '../../src/modules/webhooks/url-policy.js';
 import { KEYS } from '../helpers/keys.js';
 import { startReceiver } from '../helpers/receiver.js';
 import { waitFor } from '../helpers/wait.js';
@@ -116,47 +119,87 @@ describe('webhook endpoints (integrator-features §2)', () => {
       'http://[fd00:ec2::254]/hook',
       'http://0.0.0.0/hook',
       'http://2130706433/hook', // 127.0.0.1 written as one number
+      'http://100.100.100.200/hook', // carrier-grade NAT, a cloud metadata address
+      'http://[fe80::1]/hook',
+      'http://[fec0::1]/hook', // site-local (deprecated)
+      'http://[ff02::1]/hook',
+      // IPv6 forms that carry an IPv4 address: refused whatever the address, public ones included.
+      'http://[::127.0.0.1]/hook', // IPv4-compatible
+      'http://[::8.8.8.8]/hook',
+      'http://[::ffff:8.8.8.8]/hook', // IPv4-mapped
+      'http://[::ffff:0:127.0.0.1]/hook', // IPv4-translated
+      'http://[::ffff:0:8.8.8.8]/hook',
+      'http://[2002:7f00:1::]/hook', // 6to4 of 127.0.0.1
+      'http://[2002:808:808::1]/hook', // 6to4 of 8.8.8.8
+      'http://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/hook', // Teredo
+      'http://[2001::7f00:1]/hook',
+      'http://[64:ff9b::7f00:1]/hook', // NAT64, well-known prefix
+      'http://[64:ff9b::808:808]/hook',
+      'http://[64:ff9b:1::a00:1]/hook', // NAT64, local-use prefix
+      'http://192.88.99.1/hook', // the 6to4 relay anycast
     ]) {
       const res = await create(t, { url, events: ['*'] });
       assert.equal(res.status, 400, url);
       assert.equal(res.body.error.code, 'WEBHOOK_ENDPOINT_INVALID', url);
-      assert.match(res.body.error.message, /private|loopback|link-local|metadata|resolve/i, url);
+      // That it is not allowed, and never the address: a name's would tell the service's internal DNS.
+      assert.match(res.body.error.message, /^url is not allowed: it (is|resolves to) an address webhooks may not reach/, url);
+      const host = hostOf(new URL(url));
+      const addresses = isIP(host) !== 0 ? [host] : (await lookup(host, { all: true })).map((a) => a.address);
+      for (const address of addresses) assert.ok(!res.body.error.message.includes(address), `${url}: ${res.body.error.message}`);
+    }
+    // Public addresses still pass (an address is checked without a lookup, and nothing is sent on creation).
+    for (const url of [
+      'http://8.8.8.8/hook',
+      'https://41.66.1.10/hook',
+      'https://[2606:4700:4700::1111]/hook',
+      'https://[2c0f:fe38:2000::15]:8443/hook',
+    ]) {
+      const res = await create(t, { url, events: ['*'] });
+      assert.equal(res.status, 201, `${url}: ${JSON.stringify(res.body)}`);
     }
   });
 
-  test('an endpoint whose address turns private after creation gets no request: the attempt fails at delivery', async (c) => {
+  test('an endpoint whose address turns private after creation gets no request: the attempt fails at delivery, without naming the address', async (c) => {
     const t = await webhookApp(c, { env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'false' } });
     const receiver = await startReceiver();
     c.after(() => receiver.close());
-    // Stands for a name that resolved to a public address when created and was re-pointed later:
-    // the API would refuse it now, so it is written straight to the table.
-    const endpointId = `we_${randomBytes(8).toString('hex')}`;
+    // Stand for names that resolved to a public address when created and were re-pointed later:
+    // the API would refuse them now, so they are written straight to the table. One is an address,
+    // the other a name that resolves to it.
     const now = Date.now();
-    await t.database.db
-      .insertInto('webhook_endpoints')
-      .values({
-        id: endpointId,
-        profile_id: 'usr_super',
-        mode: 'live',
-        url: receiver.url,
-        description: null,
-        status: 'enabled',
-        secret: t.ctx.cipher.sealer('webhook-secrets').seal(`whsec_${randomBytes(32).toString('base64')}`),
-        created_at: now,
-        updated_at: now,
-      })
-      .execute();
-    await t.database.db.insertInto('webhook_subscriptions').values({ endpoint_id: endpointId, event_type: '*' }).execute();
+    const endpoints = new Map<string, string>();
+    for (const url of [receiver.url, receiver.url.replace('127.0.0.1', 'localhost')]) {
+      const endpointId = `we_${randomBytes(8).toString('hex')}`;
+      endpoints.set(endpointId, url);
+      await t.database.db
+        .insertInto('webhook_endpoints')
+        .values({
+          id: endpointId,
+          profile_id: 'usr_super',
+          mode: 'live',
+          url,
+          description: null,
+          status: 'enabled',
+          secret: t.ctx.cipher.sealer('webhook-secrets').seal(`whsec_${randomBytes(32).toString('base64')}`),
+          created_at: now,
+          updated_at: now,
+        })
+        .execute();
+      await t.database.db.insertInto('webhook_subscriptions').values({ endpoint_id: endpointId, event_type: '*' }).execute();
+    }
     startWorkers(t, c);
     await approvedTopUp(t, KEYS.superLive, 'PRIVATE-LATER');
     const [event] = (await eventsOf(t, KEYS.superLive, '?type=topup.approved')).events;
-    const delivery = await waitFor('the refused attempt', async () => {
+    const deliveries = await waitFor('the refused attempts', async () => {
       const shown = await t.call('GET', `/api/v1/events/${event?._id}`, { key: KEYS.superLive });
-      const [d] = shown.body.data.deliveries;
-      return d?.attempts.length > 0 ? d : undefined;
+      const ds = shown.body.data.deliveries as { endpointId: string; attempts: { statusCode: number | null; error: string }[] }[];
+      return ds.length === 2 && ds.every((d) => d.attempts.length > 0) ? ds : undefined;
     });
-    assert.equal(delivery.attempts[0].statusCode, null);
-    assert.match(delivery.attempts[0].error, /127\.0\.0\.1 is an address webhooks may not reach/);
+    const attempts = deliveries.map((d) => ({ url: endpoints.get(d.endpointId), ...d.attempts[0] }));
+    assert.deepEqual(
+      attempts.filter((a) => a.statusCode !== null || !/^not allowed: .+ an address webhooks may not reach/.test(a.error ?? '') || a.error?.includes('127.0.0.1')),
+      [],
+    );
     assert.equal(receiver.received.length, 0);
   });
 

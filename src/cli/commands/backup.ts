@@ -56,6 +56,9 @@ export async function backup(config: Config, target: string): Promise<{ file: st
   const db = new SQLite(source, { readonly: true, fileMustExist: true });
   let pages = 0;
   try {
+    // The copy holds everything the database does: readable by the owner only (SQLite would create it 0644).
+    fs.rmSync(partial, { force: true });
+    fs.closeSync(fs.openSync(partial, 'wx', 0o600));
     db.pragma('busy_timeout = 5000');
     // One step copies every page inside one read transaction: a consistent snapshot even while the
     // service writes (a WAL reader never waits for the writer, and the copy is never restarted).
@@ -103,8 +106,10 @@ export function restore(config: Config, backupFile: string): { file: string; man
     throw new CliError(`restore: ${target} is in use (a serve or worker process has it open); stop them first`);
   }
   const partial = `${target}.restoring`;
-  fs.mkdirSync(path.dirname(target), { recursive: true });
+  fs.mkdirSync(path.dirname(target), { recursive: true, mode: 0o700 });
   fs.copyFileSync(from, partial);
+  // copyFile gives the copy the backup's mode; the database is the owner's only, like a new one.
+  fs.chmodSync(partial, 0o600);
   for (const stale of [`${target}-wal`, `${target}-shm`]) fs.rmSync(stale, { force: true });
   fs.renameSync(partial, target);
   const manifestFile = `${from}.manifest.json`;

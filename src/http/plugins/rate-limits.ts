@@ -1,15 +1,17 @@
 import rateLimit from '@fastify/rate-limit';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import type { RateLimits } from '../../config.js';
 import { HttpError } from '../errors.js';
+import { authFailureLimit, MemoryAttemptStore, RedisAttemptStore, type AuthFailureLimit } from './auth-failures.js';
 
 /**
- * Rate limits (integrator-features §3), with @fastify/rate-limit's counters: in this process's
- * memory, or in Redis when several processes serve one database. Per API key, on every
- * authenticated request, with the IETF RateLimit and RateLimit-Policy headers; and failed
- * authentications per client address, so keys cannot be guessed at speed. Redis unreachable: the
- * requests are served without limits (fail open), and the log says so at most once a minute.
+ * Rate limits (integrator-features §3), counted in this process's memory, or in Redis when several
+ * processes serve one database. Per API key, on every authenticated request, with the IETF
+ * RateLimit and RateLimit-Policy headers (@fastify/rate-limit's counters); and failed
+ * authentications per client address, so keys cannot be guessed at speed (auth-failures.ts). Redis
+ * unreachable: the requests are served without limits (fail open), and the log says so at most
+ * once a minute.
  */
 
 export interface RateLimitSetup {
@@ -54,13 +56,6 @@ async function readyOrLater(redis: Redis): Promise<void> {
   clearTimeout(timer);
 }
 
-export interface AuthFailureLimit {
-  /** Seconds until the address may try again, or null when it may try now. */
-  blockedFor(request: FastifyRequest): Promise<number | null>;
-  /** Counts one failed authentication of the address. */
-  failed(request: FastifyRequest): Promise<void>;
-}
-
 /**
  * Registers the counters in `app` (the /api/v1 scope). Returns the failed-authentication limit for
  * the key check to use, and `perKey` to be added once authentication has run.
@@ -80,20 +75,10 @@ export async function registerRateLimits(app: FastifyInstance, setup: RateLimitS
   const { perKeyMax, windowS, authFailuresPerMinute } = setup.limits;
   let authFailures: AuthFailureLimit | null = null;
   if (authFailuresPerMinute > 0) {
-    const limiter: Limiter = app.createRateLimit({
-      max: authFailuresPerMinute,
-      timeWindow: AUTH_FAILURE_WINDOW_MS,
-      keyGenerator: (request) => `auth-failures:${request.ip}`,
-    });
-    authFailures = {
-      async blockedFor(request) {
-        const state = await limiter(request, { increment: false });
-        return !state.isAllowed && state.remaining === 0 && state.ttl > 0 ? Math.max(1, state.ttlInSeconds) : null;
-      },
-      async failed(request) {
-        await limiter(request);
-      },
-    };
+    const store = redis
+      ? new RedisAttemptStore(redis, setup.redisKeyPrefix, AUTH_FAILURE_WINDOW_MS)
+      : new MemoryAttemptStore(AUTH_FAILURE_WINDOW_MS);
+    authFailures = authFailureLimit(store, authFailuresPerMinute);
   }
 
   const perKey = () => {

@@ -69,7 +69,7 @@ export function resolveCredentialsKey(configured: string | null, keyFileDir: str
     if (key.length !== 32) throw new Error(`${file} does not hold a 32-byte base64 key`);
     return key;
   }
-  fs.mkdirSync(keyFileDir, { recursive: true });
+  fs.mkdirSync(keyFileDir, { recursive: true, mode: 0o700 });
   const key = randomBytes(32);
   fs.writeFileSync(file, `${key.toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
   log(`CREDENTIALS_KEY is not set: generated a credentials key in ${file} (keep it with the database)`);

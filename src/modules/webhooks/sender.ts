@@ -2,7 +2,7 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
-import { hostOf, isPrivateAddress } from './url-policy.js';
+import { hostOf, isPrivateAddress, NOT_REACHABLE } from './url-policy.js';
 
 /** What one POST to an endpoint came to. */
 export interface SendResult {
@@ -30,16 +30,10 @@ function guardedLookup(allowPrivate: boolean): LookupFunction {
   return (hostname, options, callback) => {
     dnsLookup(hostname, { family: options.family, hints: options.hints, all: true }, (error, addresses: LookupAddress[]) => {
       if (error) return callback(error, '', 0);
-      const internal = allowPrivate ? undefined : addresses.find((a) => isPrivateAddress(a.address));
       const first = addresses[0];
-      if (internal !== undefined || first === undefined) {
-        const refusal = Object.assign(
-          new Error(`${hostname} resolves to ${internal?.address ?? 'nothing'}, which webhooks may not reach`),
-          {
-            code: 'EADDRNOTALLOWED',
-          },
-        );
-        return callback(refusal, '', 0);
+      if (first === undefined) return callback(new Error(`${hostname} resolves to no address`), '', 0);
+      if (!allowPrivate && addresses.some((a) => isPrivateAddress(a.address))) {
+        return callback(new Error(`not allowed: ${hostname} resolves to ${NOT_REACHABLE}`), '', 0);
       }
       // Node asks for every address when it races IPv4 and IPv6 (autoSelectFamily).
       if (options.all) (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
@@ -78,7 +72,7 @@ export function postWebhook(url: URL, headers: Record<string, string>, body: str
   if (!options.allowPrivate && isIP(host) !== 0 && isPrivateAddress(host)) {
     return Promise.resolve({
       statusCode: null,
-      error: `${host} is an address webhooks may not reach`,
+      error: `not allowed: the url's host is ${NOT_REACHABLE}`,
       durationMs: 0,
       retryAfterMs: null,
     });

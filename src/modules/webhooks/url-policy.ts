@@ -1,5 +1,6 @@
 import { lookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 import type { Mode } from '../../domain/types.js';
 import { MAX_URL_LENGTH } from './schemas.js';
 
@@ -10,46 +11,41 @@ import { MAX_URL_LENGTH } from './schemas.js';
  * so a name re-pointed at an internal address later is refused too).
  */
 
-const blocked = new BlockList();
-for (const [network, prefix] of [
-  ['0.0.0.0', 8], // "this" network
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10], // carrier-grade NAT (and 100.100.100.200, a cloud metadata address)
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16], // link-local, including 169.254.169.254 (cloud metadata)
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.0.2.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['198.51.100.0', 24],
-  ['203.0.113.0', 24],
-  ['224.0.0.0', 4], // multicast
-  ['240.0.0.0', 4], // reserved, and the broadcast address
-] as const) {
-  blocked.addSubnet(network, prefix, 'ipv4');
-}
-for (const [network, prefix] of [
-  ['::', 128], // unspecified
-  ['::1', 128], // loopback
-  ['64:ff9b::', 96], // NAT64: an IPv4 address inside
-  ['100::', 64], // discard
-  ['2001:db8::', 32], // documentation
-  ['fc00::', 7], // unique local (includes fd00:ec2::254, a cloud metadata address)
-  ['fe80::', 10], // link-local
-  ['ff00::', 8], // multicast
-] as const) {
-  blocked.addSubnet(network, prefix, 'ipv6');
+const GLOBAL_UNICAST_V6 = ipaddr.IPv6.parseCIDR('2000::/3');
+
+/**
+ * Only globally routable unicast addresses, by ipaddr.js's table of special-purpose ranges (the
+ * IANA registries): for IPv4, no "this network", private, carrier-grade NAT, loopback, link-local
+ * (169.254.169.254: cloud metadata), reserved, documentation, benchmarking or multicast address;
+ * for IPv6, the global unicast block 2000::/3 minus its special ranges (so no loopback, unique local
+ * such as fd00:ec2::254, link-local or multicast).
+ *
+ * No IPv6 form that carries an IPv4 address either, whatever that address: IPv4-compatible
+ * (::a.b.c.d), IPv4-mapped (::ffff:a.b.c.d), IPv4-translated (::ffff:0:a.b.c.d), NAT64
+ * (64:ff9b::/96, 64:ff9b:1::/48), 6to4 (2002::/16) and Teredo (2001::/32). Where the address sits
+ * in them cannot always be known (a local NAT64 prefix may be /32 to /96, Teredo obscures it), and
+ * a translator or relay in the service's network may turn them into connections to internal
+ * addresses; an endpoint reachable that way has a plain address to give instead.
+ */
+function isGlobalUnicast(address: ipaddr.IPv4 | ipaddr.IPv6): boolean {
+  if (address.kind() === 'ipv4') return address.range() === 'unicast';
+  return address.match(GLOBAL_UNICAST_V6) && address.range() === 'unicast';
 }
 
-/** Whether `address` (an IP literal) is one webhooks must not reach. IPv4-mapped IPv6 counts as its IPv4 address. */
+/** Whether `address` (an IP literal) is one webhooks must not reach; anything not an address is refused too. */
 export function isPrivateAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 0) return true;
-  return blocked.check(address, family === 4 ? 'ipv4' : 'ipv6');
+  if (isIP(address) === 0 || !ipaddr.isValid(address)) return true;
+  return !isGlobalUnicast(ipaddr.parse(address));
 }
 
 export class UrlRefused extends Error {}
+
+/**
+ * Why a URL is refused, in the words partners see at creation and in a delivery attempt's error.
+ * Never the address a name resolves to: that would tell an integrator the service's internal DNS.
+ */
+export const NOT_REACHABLE =
+  'an address webhooks may not reach (loopback, private, link-local, metadata or another address that is not public)';
 
 export interface UrlRules {
   production: boolean;
@@ -92,10 +88,7 @@ export async function checkResolvedAddresses(url: URL, rules: UrlRules): Promise
     throw new UrlRefused(`the host ${host} of url does not resolve`);
   }
   if (rules.allowPrivate) return;
-  const internal = addresses.find(isPrivateAddress);
-  if (internal !== undefined) {
-    throw new UrlRefused(
-      `url resolves to ${internal}, a loopback, private, link-local or metadata address, which webhooks may not reach`,
-    );
+  if (addresses.some(isPrivateAddress)) {
+    throw new UrlRefused(`url is not allowed: ${isIP(host) !== 0 ? 'it is' : 'it resolves to'} ${NOT_REACHABLE}`);
   }
 }
