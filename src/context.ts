@@ -10,7 +10,7 @@ import { StaffService } from './modules/console/service.js';
 import { EventService } from './modules/events/service.js';
 import { IdempotencyService } from './modules/idempotency/service.js';
 import { DeliveryService } from './modules/orders/deliveries.js';
-import { dataOrderChecks } from './modules/orders/ledger-checks.js';
+import { orderLedgerChecks } from './modules/orders/ledger-checks.js';
 import { PurchaseService } from './modules/orders/purchases.js';
 import { OrderService } from './modules/orders/service.js';
 import { ProfileService } from './modules/profiles/service.js';
@@ -120,7 +120,7 @@ export function createContext(
   const topUpService = new TopUpService(database, topUps, wallets, walletService, idempotency, eventRecorder, clock);
   const ledger = new LedgerVerifier(database, wallets, [
     walletsMatchLedger(wallets),
-    ...dataOrderChecks(orders, wallets),
+    ...orderLedgerChecks(orders, wallets),
     resultCheckerLedgerCheck(resultChecker),
     topUpLedgerCheck(topUps),
   ]);

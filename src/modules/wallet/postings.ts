@@ -60,8 +60,10 @@ export type OrderLedger = HeldOrderLedger | DebitedOrderLedger;
 export type OrderLedgerTable = { readonly [T in OrderType]?: OrderLedger };
 
 /**
- * The ledger kinds of each order type that moves money. A new product is one line here (and its
- * kinds in LedgerKind, src/db/schema.ts).
+ * The ledger kinds of each order type that moves money: `ledger verify` checks the orders of every
+ * `held` type here against their entries (src/modules/orders/ledger-checks.ts), and reports the
+ * entries of an order whose type is missing here. A new product is one line here (and its kinds in
+ * LedgerKind, src/db/schema.ts).
  */
 export const ORDER_LEDGER = {
   data: { money: 'held', goods: 'Data bundle', hold: 'data_hold', settle: 'data_settle', release: 'data_release', reversal: 'data_reversal' },
@@ -79,6 +81,23 @@ export function heldOrderType(type: OrderType): HeldOrderType {
   const ledger: OrderLedger | undefined = (ORDER_LEDGER as OrderLedgerTable)[type];
   if (ledger?.money !== 'held') throw new Error(`${type} orders do not hold money (ORDER_LEDGER has no held kinds for them)`);
   return type as HeldOrderType;
+}
+
+/** The entries of a table whose money is held until delivery. */
+export function heldOrderLedgers(table: OrderLedgerTable): [OrderType, HeldOrderLedger][] {
+  const held: [OrderType, HeldOrderLedger][] = [];
+  for (const [type, ledger] of Object.entries(table) as [OrderType, OrderLedger][]) {
+    if (ledger.money === 'held') held.push([type, ledger]);
+  }
+  return held;
+}
+
+/** The ledger kinds an order of each type in the table may book. */
+export function orderLedgerKinds(table: OrderLedgerTable): [OrderType, LedgerKind[]][] {
+  return (Object.entries(table) as [OrderType, OrderLedger][]).map(([type, ledger]) => [
+    type,
+    ledger.money === 'held' ? [ledger.hold, ledger.settle, ledger.release, ledger.reversal] : [ledger.debit, ledger.refund],
+  ]);
 }
 
 // ---- keys and memos that `ledger verify` reads back ----
