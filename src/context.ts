@@ -19,7 +19,7 @@ import { resultCheckerLedgerCheck } from './modules/result-checker/ledger-checks
 import { ResultCheckerService } from './modules/result-checker/service.js';
 import { topUpLedgerCheck } from './modules/top-ups/ledger-checks.js';
 import { TopUpService } from './modules/top-ups/service.js';
-import { LedgerVerifier, walletsMatchLedger } from './modules/wallet/ledger-verify.js';
+import { adjustmentsWellFormed, LedgerVerifier, ledgerKindsKnown, walletsMatchLedger } from './modules/wallet/ledger-verify.js';
 import { WalletService } from './modules/wallet/service.js';
 import { WebhookDeliveryService } from './modules/webhooks/deliveries.js';
 import { WebhookEndpointService } from './modules/webhooks/service.js';
@@ -120,6 +120,8 @@ export function createContext(
   const topUpService = new TopUpService(database, topUps, wallets, walletService, idempotency, eventRecorder, clock);
   const ledger = new LedgerVerifier(database, wallets, [
     walletsMatchLedger(wallets),
+    ledgerKindsKnown(wallets),
+    adjustmentsWellFormed(wallets),
     ...orderLedgerChecks(orders, wallets),
     resultCheckerLedgerCheck(resultChecker),
     topUpLedgerCheck(topUps),

@@ -100,6 +100,20 @@ export function orderLedgerKinds(table: OrderLedgerTable): [OrderType, LedgerKin
   ]);
 }
 
+/** Every ledger kind (the record makes the compiler ask for a new one). */
+const KINDS: Record<LedgerKind, true> = {
+  opening_balance: true,
+  top_up: true,
+  data_hold: true,
+  data_settle: true,
+  data_release: true,
+  data_reversal: true,
+  rc_debit: true,
+  rc_refund: true,
+  adjustment: true,
+};
+export const LEDGER_KINDS = Object.keys(KINDS) as readonly LedgerKind[];
+
 // ---- keys and memos that `ledger verify` reads back ----
 
 /** The prefix of a result-checker bulk debit's key; the rest is the bulk purchase's id. */

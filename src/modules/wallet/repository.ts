@@ -261,6 +261,37 @@ export class WalletRepository {
       .execute();
   }
 
+  /** How many entries of each kind the ledger holds. */
+  async entriesByKind(tx: Tx) {
+    return tx.db
+      .selectFrom('ledger_entries')
+      .select((eb) => ['kind', eb.fn.countAll<number>().as('entries')])
+      .groupBy('kind')
+      .orderBy('kind')
+      .execute();
+  }
+
+  /** Every staff adjustment entry. */
+  async adjustmentEntries(tx: Tx) {
+    return tx.db
+      .selectFrom('ledger_entries')
+      .select([
+        'id',
+        'wallet_id',
+        'available_delta',
+        'held_delta',
+        'idempotency_key',
+        'memo',
+        'order_id',
+        'order_item_id',
+        'rc_transaction_id',
+        'top_up_id',
+      ])
+      .where('kind', '=', 'adjustment')
+      .orderBy('id')
+      .execute();
+  }
+
   async countLedgerEntries(tx: Tx): Promise<number> {
     const row = await tx.db
       .selectFrom('ledger_entries')
