@@ -10,7 +10,7 @@ import { StaffService } from './modules/console/service.js';
 import { EventService } from './modules/events/service.js';
 import { IdempotencyService } from './modules/idempotency/service.js';
 import { DeliveryService } from './modules/orders/deliveries.js';
-import { dataOrderChecks } from './modules/orders/ledger-checks.js';
+import { orderLedgerChecks } from './modules/orders/ledger-checks.js';
 import { PurchaseService } from './modules/orders/purchases.js';
 import { OrderService } from './modules/orders/service.js';
 import { ProfileService } from './modules/profiles/service.js';
@@ -19,7 +19,7 @@ import { resultCheckerLedgerCheck } from './modules/result-checker/ledger-checks
 import { ResultCheckerService } from './modules/result-checker/service.js';
 import { topUpLedgerCheck } from './modules/top-ups/ledger-checks.js';
 import { TopUpService } from './modules/top-ups/service.js';
-import { LedgerVerifier, walletsMatchLedger } from './modules/wallet/ledger-verify.js';
+import { adjustmentsWellFormed, LedgerVerifier, ledgerKindsKnown, walletsMatchLedger } from './modules/wallet/ledger-verify.js';
 import { WalletService } from './modules/wallet/service.js';
 import { WebhookDeliveryService } from './modules/webhooks/deliveries.js';
 import { WebhookEndpointService } from './modules/webhooks/service.js';
@@ -130,7 +130,9 @@ export function createContext(
   );
   const ledger = new LedgerVerifier(database, wallets, [
     walletsMatchLedger(wallets),
-    ...dataOrderChecks(orders, wallets),
+    ledgerKindsKnown(wallets),
+    adjustmentsWellFormed(wallets),
+    ...orderLedgerChecks(orders, wallets),
     resultCheckerLedgerCheck(resultChecker),
     topUpLedgerCheck(topUps),
   ]);

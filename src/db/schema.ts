@@ -121,8 +121,17 @@ export interface WalletsTable {
   alert_threshold: number | null;
 }
 
+/** What each kind does to a wallet: the constructors in src/modules/wallet/postings.ts. */
 export type LedgerKind =
-  'opening_balance' | 'top_up' | 'data_hold' | 'data_settle' | 'data_release' | 'data_reversal' | 'rc_debit' | 'rc_refund';
+  | 'opening_balance'
+  | 'top_up'
+  | 'data_hold'
+  | 'data_settle'
+  | 'data_release'
+  | 'data_reversal'
+  | 'rc_debit'
+  | 'rc_refund'
+  | 'adjustment';
 
 export interface LedgerEntriesTable {
   id: Generated<number>;

@@ -7,7 +7,7 @@ import { formatGhs as ghs, fromGhs } from '../lib/money.js';
 import { normaliseGhanaMsisdn } from '../lib/phone.js';
 import type { PackageWithParents } from '../modules/catalog/repository.js';
 import { itemRow, orderRow } from '../modules/orders/rows.js';
-import { ledgerKeys } from '../modules/wallet/ledger-keys.js';
+import { postings } from '../modules/wallet/postings.js';
 import { entryName, SeedError } from './errors.js';
 import type { SeedFile, SeedOrder } from './schema.js';
 
@@ -166,9 +166,9 @@ interface Booked {
 }
 
 /**
- * Moves the money for `chunk` (oldest first) exactly as the live path would: per order a
- * data_hold, then a data_settle (completed) or data_release (failed), with the same idempotency
- * keys, booked through postMany (one balance update per wallet). Booked now: the ledger records
+ * Moves the money for `chunk` (oldest first) exactly as the live path would: per order a hold,
+ * then a settle (completed) or release (failed), made by the same constructors, booked through
+ * postMany (one balance update per wallet). Booked now: the ledger records
  * when money moved in this system. Throws SeedError naming the first order a wallet cannot afford.
  */
 async function bookChunk(tx: Tx, repositories: Repositories, seed: SeedFile, chunk: Priced[], now: number): Promise<Booked[]> {
@@ -177,37 +177,11 @@ async function bookChunk(tx: Tx, repositories: Repositories, seed: SeedFile, chu
 
   const booked = new Map<Priced, Booked>();
   for (const [walletId, orders] of byWallet) {
-    const postings = orders.flatMap(({ entry, itemId, price }) => {
-      const refs = { orderId: entry.id, orderItemId: itemId };
-      const hold = {
-        ...refs,
-        kind: 'data_hold' as const,
-        availableDelta: -price,
-        heldDelta: price,
-        idempotencyKey: ledgerKeys.hold(itemId, 1),
-        memo: 'Data bundle purchase: held until delivery (imported history)',
-      };
-      const outcome =
-        entry.state === 'completed'
-          ? {
-              ...refs,
-              kind: 'data_settle' as const,
-              availableDelta: 0,
-              heldDelta: -price,
-              idempotencyKey: ledgerKeys.settle(itemId, 1),
-              memo: 'Data bundle delivered (imported history)',
-            }
-          : {
-              ...refs,
-              kind: 'data_release' as const,
-              availableDelta: price,
-              heldDelta: -price,
-              idempotencyKey: ledgerKeys.release(itemId, 1),
-              memo: 'Data bundle not delivered: hold returned (imported history)',
-            };
-      return [hold, outcome];
+    const history = orders.flatMap(({ entry, itemId, price }) => {
+      const delivery = { walletId, orderType: 'data', orderId: entry.id, itemId, attempt: 1, amount: price, imported: true } as const;
+      return [postings.hold(delivery), entry.state === 'completed' ? postings.settle(delivery) : postings.release(delivery)];
     });
-    const result = await repositories.wallets.postMany(tx, walletId, postings, now);
+    const result = await repositories.wallets.postMany(tx, walletId, history, now);
     if (!result.ok) {
       const o = orders[Math.floor(result.failedAt / 2)];
       if (!o) throw new Error('postMany failed outside the chunk');

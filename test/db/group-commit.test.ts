@@ -11,6 +11,7 @@ import { GroupCommitter } from '../../src/db/group-commit.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import type { DB } from '../../src/db/schema.js';
 import { WalSync } from '../../src/db/wal-sync.js';
+import { postings } from '../../src/modules/wallet/postings.js';
 import { WalletRepository } from '../../src/modules/wallet/repository.js';
 import { WalletService } from '../../src/modules/wallet/service.js';
 import { TEST_DIALECT } from '../helpers/app.js';
@@ -77,7 +78,7 @@ async function workload(database: Database) {
       database.unit(async (tx) => {
         const after = await wallets.post(
           tx,
-          { walletId: id, kind: 'rc_debit', availableDelta: -40, heldDelta: 0, idempotencyKey: null, memo: `unit ${i}` },
+          postings.adjustmentDebit({ walletId: id, adjustmentId: `unit-${i}`, amount: 40, reason: `unit ${i}` }),
           Date.now(),
         );
         if (!after) throw new Error(`unit ${i}: insufficient`);
@@ -93,7 +94,7 @@ async function workload(database: Database) {
     .where('id', '=', id)
     .executeTakeFirstOrThrow();
   const memos = (
-    await database.db.selectFrom('ledger_entries').select('memo').where('kind', '=', 'rc_debit').orderBy('id').execute()
+    await database.db.selectFrom('ledger_entries').select('memo').where('kind', '=', 'adjustment').orderBy('id').execute()
   ).map((r) => r.memo);
   return { results: results.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as Error).message)), wallet, memos };
 }
@@ -113,7 +114,7 @@ describe('group commit (SQLite write path)', () => {
       assert.equal(insufficient.length, 0);
       assert.equal(wallet.available, 1000 - 23 * 40);
       assert.equal(memos.length, 23, 'no ledger entry of a rejected unit survives');
-      assert.ok(memos.every((m) => !['unit 3', 'unit 7', 'unit 11'].includes(m ?? '')));
+      assert.ok(memos.every((m) => !['unit 3', 'unit 7', 'unit 11'].map((u) => `Staff adjustment: ${u}`).includes(m ?? '')));
     } finally {
       await db.drop();
     }
@@ -140,11 +141,12 @@ describe('group commit (SQLite write path)', () => {
       // A child process queues 10 units; the 6th kills the process after 5 have written.
       const script = `
         import { connect } from '${path.join(ROOT, 'src/db/connection.ts')}';
+        import { postings } from '${path.join(ROOT, 'src/modules/wallet/postings.ts')}';
         import { WalletRepository } from '${path.join(ROOT, 'src/modules/wallet/repository.ts')}';
         const database = await connect('sqlite:${db.file}');
         const wallets = new WalletRepository(database);
         await Promise.all(Array.from({ length: 10 }, (_, i) => database.unit(async (tx) => {
-          await wallets.post(tx, { walletId: '${id}', kind: 'rc_debit', availableDelta: -10, heldDelta: 0, idempotencyKey: null, memo: 'crash ' + i }, Date.now());
+          await wallets.post(tx, postings.adjustmentDebit({ walletId: '${id}', adjustmentId: 'crash-' + i, amount: 10, reason: 'crash ' + i }), Date.now());
           await tx.flush();
           if (i === 5) process.kill(process.pid, 'SIGKILL');
         })));
@@ -170,7 +172,7 @@ describe('group commit (SQLite write path)', () => {
       try {
         const wallet = await reopened.db.selectFrom('wallets').select('available').where('id', '=', id).executeTakeFirstOrThrow();
         assert.equal(wallet.available, 1000);
-        const entries = await reopened.db.selectFrom('ledger_entries').select('id').where('kind', '=', 'rc_debit').execute();
+        const entries = await reopened.db.selectFrom('ledger_entries').select('id').where('kind', '=', 'adjustment').execute();
         assert.equal(entries.length, 0);
       } finally {
         await reopened.close();

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { postings } from '../../src/modules/wallet/postings.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { KEYS } from '../helpers/keys.js';
 
@@ -86,7 +87,7 @@ describe('profile and wallet reads', () => {
     await t.database.unit((tx) =>
       t.ctx.repositories.wallets.post(
         tx,
-        { walletId: wallet.id, kind: 'top_up', availableDelta: 1234, heldDelta: 0, idempotencyKey: null, memo: 'test credit' },
+        postings.adjustmentCredit({ walletId: wallet.id, adjustmentId: 'test-credit', amount: 1234, reason: 'test credit' }),
         Date.now(),
       ),
     );

@@ -171,7 +171,7 @@ describe('cli orders reverse | stuck, cli ledger verify', () => {
         `order ${stuckId} item ${open.id} \\(completed, GHS 10\\.00\\): ledger nets available GHS -10\\.00, held GHS 10\\.00`,
       ),
     );
-    assert.match(text, /held GHS \d+\.\d{2} but open data deliveries total/);
+    assert.match(text, /held GHS \d+\.\d{2} but open deliveries total/);
     assert.match(text, new RegExp(`order ${stuckId}: state processing but its items say completed`));
     assert.deepEqual(await ledgerMismatches(t), []);
   });

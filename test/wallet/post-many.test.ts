@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { Posting } from '../../src/modules/wallet/repository.js';
+import { postings, type Posting } from '../../src/modules/wallet/postings.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 
 describe('postMany: a batch of postings equals post() one by one', () => {
@@ -21,12 +21,17 @@ describe('postMany: a batch of postings equals post() one by one', () => {
       .orderBy('id')
       .execute();
 
-  const steps: Omit<Posting, 'walletId'>[] = [
-    { kind: 'data_hold', availableDelta: -900, heldDelta: 900, idempotencyKey: null, memo: 'a' },
-    { kind: 'data_settle', availableDelta: 0, heldDelta: -900, idempotencyKey: null, memo: 'b' },
-    { kind: 'data_hold', availableDelta: -2000, heldDelta: 2000, idempotencyKey: null, memo: 'c' },
-    { kind: 'data_release', availableDelta: 2000, heldDelta: -2000, idempotencyKey: null, memo: 'd' },
-  ];
+  /** A hold of 9 GHS that is spent and one of 20 GHS that is returned (ids of their own per wallet: keys are unique). */
+  const steps = (walletId: string): Posting[] => {
+    const delivery = (n: number, amount: number) =>
+      ({ walletId, orderType: 'data', orderId: `ord_${walletId}_${n}`, itemId: `itm_${walletId}_${n}`, attempt: 1, amount }) as const;
+    return [
+      postings.hold(delivery(1, 900)),
+      postings.settle(delivery(1, 900)),
+      postings.hold(delivery(2, 2000)),
+      postings.release(delivery(2, 2000)),
+    ];
+  };
 
   test('same ledger rows and balances (two wallets that start equal)', async () => {
     const one = await walletOf('usr_agent');
@@ -34,14 +39,14 @@ describe('postMany: a batch of postings equals post() one by one', () => {
     const wallets = t.ctx.repositories.wallets;
     await t.database.unit(async (tx) => {
       // Bring usr_staff (10 GHS) level with usr_agent (100 GHS), then give both the same steps.
-      await wallets.post(tx, { walletId: many, kind: 'top_up', availableDelta: 9000, heldDelta: 0, idempotencyKey: null, memo: 'level' }, Date.now());
-      for (const step of steps) assert.ok(await wallets.post(tx, { ...step, walletId: one }, Date.now()));
+      await wallets.post(tx, postings.adjustmentCredit({ walletId: many, adjustmentId: 'level', amount: 9000, reason: 'level' }), Date.now());
+      for (const step of steps(one)) assert.ok(await wallets.post(tx, step, Date.now()));
       await tx.flush();
-      const result = await wallets.postMany(tx, many, steps, Date.now());
+      const result = await wallets.postMany(tx, many, steps(many), Date.now());
       assert.equal(result.ok, true);
     });
-    const withoutTopUp = (await entriesOf(many)).filter((e) => e.kind !== 'top_up');
-    assert.deepEqual(withoutTopUp, await entriesOf(one));
+    const withoutLevel = (await entriesOf(many)).filter((e) => e.kind !== 'adjustment');
+    assert.deepEqual(withoutLevel, await entriesOf(one));
     assert.deepEqual(await t.wallet('usr_staff', 'live'), await t.wallet('usr_agent', 'live'));
   });
 
@@ -50,10 +55,31 @@ describe('postMany: a batch of postings equals post() one by one', () => {
     const beforeBalances = await t.wallet('usr_customer', 'live');
     const beforeEntries = await entriesOf(walletId);
     const result = await t.database.unit((tx) =>
-      t.ctx.repositories.wallets.postMany(tx, walletId, [steps[0]!, steps[1]!, { kind: 'data_hold', availableDelta: -2500, heldDelta: 2500, idempotencyKey: null, memo: 'e' }], Date.now()),
+      t.ctx.repositories.wallets.postMany(
+        tx,
+        walletId,
+        [
+          ...steps(walletId).slice(0, 2),
+          postings.hold({ walletId, orderType: 'data', orderId: 'ord_e', itemId: 'itm_e', attempt: 1, amount: 2500 }),
+        ],
+        Date.now(),
+      ),
     );
     assert.deepEqual(result, { ok: false, failedAt: 2, balance: { available: 2100, held: 0 } });
     assert.deepEqual(await t.wallet('usr_customer', 'live'), beforeBalances);
     assert.deepEqual(await entriesOf(walletId), beforeEntries);
+  });
+
+  test('a posting for another wallet is refused before anything is written', async () => {
+    const walletId = await walletOf('usr_customer');
+    const other = await walletOf('usr_agent');
+    const [before, beforeOther] = [await entriesOf(walletId), await entriesOf(other)];
+    const hold = (wallet: string, n: string) =>
+      postings.hold({ walletId: wallet, orderType: 'data', orderId: `ord_${n}`, itemId: `itm_${n}`, attempt: 1, amount: 100 });
+    await assert.rejects(
+      t.database.unit((tx) => t.ctx.repositories.wallets.postMany(tx, walletId, [hold(walletId, 'own'), hold(other, 'stray')], Date.now())),
+      /given a posting for wallet/,
+    );
+    assert.deepEqual([await entriesOf(walletId), await entriesOf(other)], [before, beforeOther]);
   });
 });

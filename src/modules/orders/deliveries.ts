@@ -6,7 +6,7 @@ import type { Clock } from '../../domain/types.js';
 import type { ProviderOutcome } from '../../provider/types.js';
 import type { Actor, AuditTrail } from '../audit/service.js';
 import type { EventRecorder } from '../events/service.js';
-import { ledgerKeys } from '../wallet/ledger-keys.js';
+import { heldOrderType, postings } from '../wallet/postings.js';
 import type { WalletRepository } from '../wallet/repository.js';
 import { countItems, orderStateAfter, type ItemCounts } from './order-state.js';
 import type { ClaimedRow, OutboxRepository } from './outbox-repository.js';
@@ -163,20 +163,15 @@ export class DeliveryService {
           ? countItems(items)
           : { open: 0, completed: completed ? 1 : 0, failed: completed ? 0 : 1, total: 1, firstError: errorMessage };
       // The hold of this attempt (the guarded update returned its amount) is spent or returned.
-      const balances = await this.wallets.post(
-        tx,
-        {
-          walletId: order.wallet_id,
-          kind: completed ? 'data_settle' : 'data_release',
-          availableDelta: completed ? 0 : settled.amount,
-          heldDelta: -settled.amount,
-          orderId: order.id,
-          orderItemId: s.itemId,
-          idempotencyKey: completed ? ledgerKeys.settle(s.itemId, s.attempt) : ledgerKeys.release(s.itemId, s.attempt),
-          memo: completed ? 'Data bundle delivered' : 'Data bundle not delivered: hold returned',
-        },
-        s.now,
-      );
+      const delivery = {
+        walletId: order.wallet_id,
+        orderType: heldOrderType(order.order_type),
+        orderId: order.id,
+        itemId: s.itemId,
+        attempt: s.attempt,
+        amount: settled.amount,
+      };
+      const balances = await this.wallets.post(tx, completed ? postings.settle(delivery) : postings.release(delivery), s.now);
       // The hold of this attempt is in `held`; anything else means the books are already wrong.
       if (!balances) throw new Error(`held balance of wallet ${order.wallet_id} is below the hold of item ${s.itemId}`);
       // With the ledger entry: the delivery leaves the outbox, the order takes its new state.

@@ -1,17 +1,42 @@
 import { formatGhs as ghs } from '../../lib/money.js';
+import type { LedgerKind, OrderType } from '../../db/schema.js';
 import type { Tx } from '../../db/unit-of-work.js';
 import type { LedgerCheck } from '../wallet/ledger-verify.js';
+import { heldOrderLedgers, ORDER_LEDGER, orderLedgerKinds, type OrderLedgerTable } from '../wallet/postings.js';
 import type { WalletRepository } from '../wallet/repository.js';
 import type { OrderRepository } from './repository.js';
 
 /**
- * `ledger verify` checks for data orders (decisions §3): held money is exactly the open
- * deliveries, every delivery's ledger entries net to what its status says, order states agree with
- * their items, and a reversal is booked once, for what was spent.
+ * `ledger verify` checks for the orders of every type whose money is held until delivery (the
+ * `held` types of ORDER_LEDGER, src/modules/wallet/postings.ts; docs/order-lifecycle.md, "The
+ * money at each step"): held money is exactly the open deliveries, every delivery's ledger entries
+ * net to what its status says, order states agree with their items, and a reversal is booked once,
+ * for what was spent. And for every order with ledger entries: its type is in the table and books
+ * only its own kinds, so a product nobody taught the verifier about is reported, not skipped.
  */
 
+/** What the checks read of the table: the held types and their kinds, and every type's kinds. */
+interface Kinds {
+  heldTypes: OrderType[];
+  delivery: LedgerKind[];
+  reversal: LedgerKind[];
+  allowed: [OrderType, LedgerKind[]][];
+}
+
+function kindsOf(table: OrderLedgerTable): Kinds {
+  const held = heldOrderLedgers(table);
+  return {
+    heldTypes: held.map(([type]) => type),
+    delivery: held.flatMap(([, l]) => [l.hold, l.settle, l.release]),
+    reversal: held.map(([, l]) => l.reversal),
+    allowed: orderLedgerKinds(table),
+  };
+}
+
+type OrderCheck = (tx: Tx, repo: OrderRepository, wallets: WalletRepository, kinds: Kinds) => Promise<string[]>;
+
 /** Each wallet's held balance is Σ amount of its open (pending/processing) deliveries. */
-async function heldMatchesOpenDeliveries(tx: Tx, repo: OrderRepository, wallets: WalletRepository): Promise<string[]> {
+const heldMatchesOpenDeliveries: OrderCheck = async (tx, repo, wallets) => {
   const [totals, open] = await Promise.all([wallets.ledgerTotals(tx), repo.openAmountsByOwner(tx)]);
   const openBy = new Map(open.map((o) => [`${o.profile_id}/${o.mode}`, Number(o.open_amount)]));
   const problems: string[] = [];
@@ -20,17 +45,20 @@ async function heldMatchesOpenDeliveries(tx: Tx, repo: OrderRepository, wallets:
     openBy.delete(`${w.profile_id}/${w.mode}`);
     if (Number(w.held) !== expected) {
       problems.push(
-        `wallet ${w.id} (${w.profile_id}/${w.mode}): held ${ghs(Number(w.held))} but open data deliveries total ${ghs(expected)}`,
+        `wallet ${w.id} (${w.profile_id}/${w.mode}): held ${ghs(Number(w.held))} but open deliveries total ${ghs(expected)}`,
       );
     }
   }
-  for (const [owner, amount] of openBy) problems.push(`open data deliveries of ${owner} (${ghs(amount)}) have no wallet`);
+  for (const [owner, amount] of openBy) problems.push(`open deliveries of ${owner} (${ghs(amount)}) have no wallet`);
   return problems;
-}
+};
 
 /** Open: available −a, held +a. Completed: available −a, held 0. Failed: nothing (every attempt returned). */
-async function deliveryNetsMatchStatus(tx: Tx, repo: OrderRepository, _wallets: WalletRepository): Promise<string[]> {
-  const [items, orphans] = await Promise.all([repo.itemLedgerNets(tx), repo.orphanItemEntries(tx)]);
+const deliveryNetsMatchStatus: OrderCheck = async (tx, repo, _wallets, kinds) => {
+  const [items, orphans] = await Promise.all([
+    repo.itemLedgerNets(tx, kinds.heldTypes),
+    repo.orphanItemEntries(tx, kinds.delivery),
+  ]);
   const problems: string[] = [];
   for (const i of items) {
     const amount = Number(i.amount);
@@ -51,12 +79,12 @@ async function deliveryNetsMatchStatus(tx: Tx, repo: OrderRepository, _wallets: 
   for (const o of orphans)
     problems.push(`ledger entry ${o.id} (${o.kind}) points at unknown order item ${o.order_item_id ?? '(none)'}`);
   return problems;
-}
+};
 
-/** A single order mirrors its one item; a bulk parent follows its recipients (decisions §6). */
-async function orderStatesMatchItems(tx: Tx, repo: OrderRepository, _wallets: WalletRepository): Promise<string[]> {
+/** A single order mirrors its one item; a bulk parent follows its recipients (docs/order-lifecycle.md). */
+const orderStatesMatchItems: OrderCheck = async (tx, repo, _wallets, kinds) => {
   const problems: string[] = [];
-  for (const o of await repo.dataOrdersWithItems(tx)) {
+  for (const o of await repo.ordersWithItems(tx, kinds.heldTypes)) {
     const items = Number(o.items);
     const open = Number(o.open ?? 0);
     const completed = Number(o.completed ?? 0);
@@ -64,7 +92,7 @@ async function orderStatesMatchItems(tx: Tx, repo: OrderRepository, _wallets: Wa
     const expected = open > 0 ? 'processing' : completed > 0 ? 'completed' : 'failed';
     const stateOk = o.state === expected || (o.state === 'reversed' && expected === 'completed');
     if (items === 0) {
-      problems.push(`order ${o.id}: data order without items`);
+      problems.push(`order ${o.id}: ${o.order_type} order without items`);
       continue;
     }
     if (!stateOk) problems.push(`order ${o.id}: state ${o.state} but its items say ${expected}`);
@@ -82,11 +110,14 @@ async function orderStatesMatchItems(tx: Tx, repo: OrderRepository, _wallets: Wa
     }
   }
   return problems;
-}
+};
 
 /** A reversed order has exactly one reversal entry, refunding what was delivered; no other order has one. */
-async function reversalsBookedOnce(tx: Tx, repo: OrderRepository, _wallets: WalletRepository): Promise<string[]> {
-  const [orders, entries] = await Promise.all([repo.dataOrdersWithItems(tx), repo.reversalEntries(tx)]);
+const reversalsBookedOnce: OrderCheck = async (tx, repo, _wallets, kinds) => {
+  const [orders, entries] = await Promise.all([
+    repo.ordersWithItems(tx, kinds.heldTypes),
+    repo.reversalEntries(tx, kinds.reversal),
+  ]);
   const byOrder = new Map<string, typeof entries>();
   const problems: string[] = [];
   for (const e of entries) {
@@ -115,13 +146,41 @@ async function reversalsBookedOnce(tx: Tx, repo: OrderRepository, _wallets: Wall
     if (entry.wallet_id !== entry.owner_wallet_id)
       problems.push(`reversed order ${o.id}: refund booked on another wallet than the owner's`);
   }
-  for (const orderId of byOrder.keys()) problems.push(`reversal entries for ${orderId}, which is not a data order`);
+  for (const orderId of byOrder.keys()) {
+    problems.push(`reversal entries for ${orderId}, which is not an order whose money is held until delivery`);
+  }
   return problems;
-}
+};
 
-/** The data-order checks of `ledger verify`. */
-export function dataOrderChecks(repo: OrderRepository, wallets: WalletRepository): LedgerCheck[] {
-  return [heldMatchesOpenDeliveries, deliveryNetsMatchStatus, orderStatesMatchItems, reversalsBookedOnce].map(
-    (check) => (tx: Tx) => check(tx, repo, wallets),
-  );
+/** Every ledger entry that names an order names one that exists, of a type in the table that books that kind. */
+const entriesFitTheirOrderType: OrderCheck = async (tx, repo, _wallets, kinds) => {
+  const problems: string[] = [];
+  const allowed = new Map(kinds.allowed);
+  for (const e of await repo.entriesOutsideTheirOrderType(tx, kinds.allowed)) {
+    const one = Number(e.entries) === 1;
+    const count = `${Number(e.entries)} ${e.kind} ledger ${one ? 'entry' : 'entries'}`;
+    const type = e.order_type;
+    const own = type === null ? undefined : allowed.get(type);
+    if (type === null) problems.push(`${count} ${one ? 'names' : 'name'} order ${e.order_id}, which does not exist`);
+    else if (!own) {
+      problems.push(
+        `order ${e.order_id} (${type}) has ${count}, but ${type} orders are not verified: give ${type} its ledger kinds in ORDER_LEDGER (src/modules/wallet/postings.ts)`,
+      );
+    } else problems.push(`order ${e.order_id} (${type}) has ${count}; ${type} orders book only ${own.join(', ')}`);
+  }
+  return problems;
+};
+
+/**
+ * The order checks of `ledger verify`, for every order type of `table` (ORDER_LEDGER unless a test
+ * gives another).
+ */
+export function orderLedgerChecks(
+  repo: OrderRepository,
+  wallets: WalletRepository,
+  table: OrderLedgerTable = ORDER_LEDGER,
+): LedgerCheck[] {
+  const kinds = kindsOf(table);
+  const checks = [heldMatchesOpenDeliveries, deliveryNetsMatchStatus, orderStatesMatchItems, reversalsBookedOnce, entriesFitTheirOrderType];
+  return checks.map((check) => (tx: Tx) => check(tx, repo, wallets, kinds));
 }

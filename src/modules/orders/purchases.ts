@@ -10,7 +10,7 @@ import { normaliseGhanaMsisdn } from '../../lib/phone.js';
 import type { CatalogService } from '../catalog/service.js';
 import type { CatalogOperator, CatalogProduct, CatalogSnapshot, PricedPackage } from '../catalog/snapshot.js';
 import type { IdempotencyService } from '../idempotency/service.js';
-import { ledgerKeys } from '../wallet/ledger-keys.js';
+import { postings } from '../wallet/postings.js';
 import type { WalletRepository } from '../wallet/repository.js';
 import { orderStateAfter } from './order-state.js';
 import type { OutboxRepository } from './outbox-repository.js';
@@ -39,7 +39,6 @@ type BuyCode = Extract<ErrorCode, 'BUY_DATA_FAILED' | 'BUY_DATA_BULK_FAILED'>;
 
 const BULK_ROLES: readonly Role[] = ['Agent', 'SuperAgent'];
 const IN_FLIGHT = 'already has a data order in progress; try again once it has completed or failed';
-const HOLD_MEMO = 'Data bundle purchase: held until delivery';
 
 const inFlight = (code: BuyCode, who: string) => conflict(code, `${who} ${IN_FLIGHT}`);
 const repeatedReference = (code: BuyCode, orderId?: string) =>
@@ -166,16 +165,7 @@ export class PurchaseService {
           caller.wallet &&
           (await this.wallets.post(
             tx,
-            {
-              walletId: caller.wallet.id,
-              kind: 'data_hold',
-              availableDelta: -price,
-              heldDelta: price,
-              orderId,
-              orderItemId: item.id,
-              idempotencyKey: ledgerKeys.hold(item.id, 1),
-              memo: HOLD_MEMO,
-            },
+            postings.hold({ walletId: caller.wallet.id, orderType: 'data', orderId, itemId: item.id, attempt: 1, amount: price }),
             now,
           ));
         if (!balances) {
@@ -287,16 +277,7 @@ export class PurchaseService {
             caller.wallet &&
             (await this.wallets.post(
               tx,
-              {
-                walletId: caller.wallet.id,
-                kind: 'data_hold',
-                availableDelta: -item.amount,
-                heldDelta: item.amount,
-                orderId,
-                orderItemId: item.id,
-                idempotencyKey: ledgerKeys.hold(item.id, 1),
-                memo: HOLD_MEMO,
-              },
+              postings.hold({ walletId: caller.wallet.id, orderType: 'data', orderId, itemId: item.id, attempt: 1, amount: item.amount }),
               now,
             ));
           if (!balances) throw insufficient(code, await this.available(tx, caller), total);
@@ -394,16 +375,7 @@ export class PurchaseService {
           caller.wallet &&
           (await this.wallets.post(
             tx,
-            {
-              walletId: caller.wallet.id,
-              kind: 'data_hold',
-              availableDelta: -price,
-              heldDelta: price,
-              orderId: order.id,
-              orderItemId: item.id,
-              idempotencyKey: ledgerKeys.hold(item.id, attempt),
-              memo: HOLD_MEMO,
-            },
+            postings.hold({ walletId: caller.wallet.id, orderType: 'data', orderId: order.id, itemId: item.id, attempt, amount: price }),
             now,
           ));
         if (!balances) throw insufficient(code, await this.available(tx, caller), price);

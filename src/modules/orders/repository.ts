@@ -1,6 +1,6 @@
 import { sql as rawSql, type Kysely } from 'kysely';
 import type { Database } from '../../db/connection.js';
-import type { DB, ItemStatus, NewOrder, NewOrderItem, OrderRow, OrderState, OrderType, OrderUpdate } from '../../db/schema.js';
+import type { DB, ItemStatus, LedgerKind, NewOrder, NewOrderItem, OrderRow, OrderState, OrderType, OrderUpdate } from '../../db/schema.js';
 import type { Bound, Statements } from '../../db/statements.js';
 import type { Tx } from '../../db/unit-of-work.js';
 import type { Owner } from '../../domain/caller.js';
@@ -485,8 +485,9 @@ export class OrderRepository {
       .execute();
   }
 
-  /** Per data order item: its status and amount, and the net of its ledger entries. */
-  async itemLedgerNets(tx: Tx) {
+  /** Per item of an order of `types`: its status and amount, and the net of its ledger entries. */
+  async itemLedgerNets(tx: Tx, types: readonly OrderType[]) {
+    if (types.length === 0) return [];
     return tx.db
       .selectFrom('order_items as i')
       .innerJoin('orders as o', 'o.id', 'i.order_id')
@@ -510,31 +511,34 @@ export class OrderRepository {
           )
           .as('foreign_entries'),
       ])
-      .where('o.order_type', '=', 'data')
+      .where('o.order_type', 'in', types)
       .groupBy(['i.id', 'i.order_id', 'i.status', 'i.amount'])
       .orderBy('i.id')
       .execute();
   }
 
-  /** Data ledger entries that point at no order item. */
-  async orphanItemEntries(tx: Tx) {
+  /** Ledger entries of `kinds` (the delivery kinds) that point at no order item. */
+  async orphanItemEntries(tx: Tx, kinds: readonly LedgerKind[]) {
+    if (kinds.length === 0) return [];
     return tx.db
       .selectFrom('ledger_entries as l')
       .leftJoin('order_items as i', 'i.id', 'l.order_item_id')
       .select(['l.id', 'l.kind', 'l.order_item_id'])
-      .where('l.kind', 'in', ['data_hold', 'data_settle', 'data_release'])
+      .where('l.kind', 'in', kinds)
       .where('i.id', 'is', null)
       .orderBy('l.id')
       .execute();
   }
 
-  /** Per data order: its state and bulk counts beside the statuses and amounts of its items. */
-  async dataOrdersWithItems(tx: Tx) {
+  /** Per order of `types`: its state and bulk counts beside the statuses and amounts of its items. */
+  async ordersWithItems(tx: Tx, types: readonly OrderType[]) {
+    if (types.length === 0) return [];
     return tx.db
       .selectFrom('orders as o')
       .leftJoin('order_items as i', 'i.order_id', 'o.id')
       .select((eb) => [
         'o.id',
+        'o.order_type',
         'o.state',
         'o.is_bulk',
         'o.amount',
@@ -549,21 +553,50 @@ export class OrderRepository {
           .as('completed_amount'),
         eb.fn.sum<number>('i.amount').as('item_amount'),
       ])
-      .where('o.order_type', '=', 'data')
-      .groupBy(['o.id', 'o.state', 'o.is_bulk', 'o.amount', 'o.bulk_completed_count', 'o.bulk_failed_count'])
+      .where('o.order_type', 'in', types)
+      .groupBy(['o.id', 'o.order_type', 'o.state', 'o.is_bulk', 'o.amount', 'o.bulk_completed_count', 'o.bulk_failed_count'])
       .orderBy('o.id')
       .execute();
   }
 
-  /** Every reversal entry with the wallet its order's owner has in the order's mode. */
-  async reversalEntries(tx: Tx) {
+  /** Every entry of `kinds` (the reversal kinds) with the wallet its order's owner has in the order's mode. */
+  async reversalEntries(tx: Tx, kinds: readonly LedgerKind[]) {
+    if (kinds.length === 0) return [];
     return tx.db
       .selectFrom('ledger_entries as l')
       .leftJoin('orders as o', 'o.id', 'l.order_id')
       .leftJoin('wallets as w', (join) => join.onRef('w.profile_id', '=', 'o.profile_id').onRef('w.mode', '=', 'o.mode'))
       .select(['l.id', 'l.order_id', 'l.wallet_id', 'l.available_delta', 'l.held_delta', 'w.id as owner_wallet_id'])
-      .where('l.kind', '=', 'data_reversal')
+      .where('l.kind', 'in', kinds)
       .orderBy('l.id')
+      .execute();
+  }
+
+  /**
+   * Ledger entries that name an order, grouped per order and kind, where the order does not exist
+   * or its type is not given that kind in `allowed` (a type missing from it: every kind).
+   */
+  async entriesOutsideTheirOrderType(tx: Tx, allowed: readonly (readonly [OrderType, readonly LedgerKind[]])[]) {
+    return tx.db
+      .selectFrom('ledger_entries as l')
+      .leftJoin('orders as o', 'o.id', 'l.order_id')
+      .select((eb) => ['l.order_id', 'o.order_type', 'l.kind', eb.fn.countAll<number>().as('entries')])
+      .where('l.order_id', 'is not', null)
+      .where((eb) =>
+        eb.or([
+          eb('o.id', 'is', null),
+          eb.not(
+            eb.or(
+              allowed
+                .filter(([, kinds]) => kinds.length > 0)
+                .map(([type, kinds]) => eb.and([eb('o.order_type', '=', type), eb('l.kind', 'in', kinds)])),
+            ),
+          ),
+        ]),
+      )
+      .groupBy(['l.order_id', 'o.order_type', 'l.kind'])
+      .orderBy('l.order_id')
+      .orderBy('l.kind')
       .execute();
   }
 

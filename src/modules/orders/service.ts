@@ -6,8 +6,8 @@ import type { Clock, Mode } from '../../domain/types.js';
 import { encodeCursor } from '../../lib/cursor.js';
 import { toGhs } from '../../lib/money.js';
 import { normaliseGhanaMsisdn } from '../../lib/phone.js';
-import { ledgerKeys } from '../wallet/ledger-keys.js';
 import type { Actor, AuditTrail } from '../audit/service.js';
+import { postings } from '../wallet/postings.js';
 import type { EventRecorder } from '../events/service.js';
 import type { WalletRepository } from '../wallet/repository.js';
 import { parseListQuery } from './list-query.js';
@@ -159,15 +159,7 @@ export class OrderService {
       if (order.wallet_id === null) throw new Error(`wallet of order ${order.id} not found`);
       const balances = await this.wallets.post(
         tx,
-        {
-          walletId: order.wallet_id,
-          kind: 'data_reversal',
-          availableDelta: refund,
-          heldDelta: 0,
-          orderId: order.id,
-          idempotencyKey: ledgerKeys.reversal(order.id),
-          memo: `Reversed by staff: ${why}`,
-        },
+        postings.reversal({ walletId: order.wallet_id, orderType: order.order_type, orderId: order.id, amount: refund, reason: why }),
         now,
       );
       if (!balances) throw new Error(`refund of order ${order.id} was refused by the wallet`);

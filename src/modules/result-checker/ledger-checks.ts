@@ -1,5 +1,5 @@
 import { formatGhs as ghs } from '../../lib/money.js';
-import { RC_BULK_DEBIT_PREFIX as BULK_DEBIT } from '../wallet/ledger-keys.js';
+import { RC_BULK_DEBIT_PREFIX as BULK_DEBIT } from '../wallet/postings.js';
 import type { LedgerCheck } from '../wallet/ledger-verify.js';
 import type { ResultCheckerRepository } from './repository.js';
 

@@ -9,7 +9,7 @@ import { formatGhs, toGhs } from '../../lib/money.js';
 import { normaliseGhanaMsisdn } from '../../lib/phone.js';
 import type { Actor, AuditTrail } from '../audit/service.js';
 import type { IdempotencyService } from '../idempotency/service.js';
-import { ledgerKeys } from '../wallet/ledger-keys.js';
+import { postings } from '../wallet/postings.js';
 import type { WalletRepository } from '../wallet/repository.js';
 import type { Credential, CredentialCipher } from './credential-crypto.js';
 import { InventoryImportError, parseCredentialCsv } from './csv.js';
@@ -171,16 +171,7 @@ export class ResultCheckerService {
           caller.wallet &&
           (await this.wallets.post(
             tx,
-            {
-              walletId: caller.wallet.id,
-              kind: 'rc_debit',
-              availableDelta: -price,
-              heldDelta: 0,
-              orderId: id,
-              rcTransactionId: id,
-              idempotencyKey: ledgerKeys.rcDebit(id),
-              memo: `Result checker ${row.name}`,
-            },
+            postings.rcDebit({ walletId: caller.wallet.id, transactionId: id, amount: price, packageName: row.name }),
             now,
           ));
         if (!balances || !caller.wallet) throw insufficient(code, price, await this.available(tx, caller));
@@ -293,14 +284,7 @@ export class ResultCheckerService {
                 caller.wallet &&
                 (await this.wallets.post(
                   tx,
-                  {
-                    walletId: caller.wallet.id,
-                    kind: 'rc_debit',
-                    availableDelta: -total,
-                    heldDelta: 0,
-                    idempotencyKey: ledgerKeys.rcBulkDebit(bulkId),
-                    memo: `Result checker bulk purchase ${bulkId} (${payable.length} items)`,
-                  },
+                  postings.rcBulkDebit({ walletId: caller.wallet.id, bulkId, amount: total, items: payable.length }),
                   now,
                 ));
               if (!balances || !caller.wallet) throw insufficient(code, total, await this.available(tx, caller));
@@ -443,20 +427,7 @@ export class ResultCheckerService {
   }
 
   private async refund(tx: Tx, walletId: string, amount: number, transactionId: string, now: number): Promise<void> {
-    const balances = await this.wallets.post(
-      tx,
-      {
-        walletId,
-        kind: 'rc_refund',
-        availableDelta: amount,
-        heldDelta: 0,
-        orderId: transactionId,
-        rcTransactionId: transactionId,
-        idempotencyKey: ledgerKeys.rcRefund(transactionId),
-        memo: 'Result checker out of stock: refund',
-      },
-      now,
-    );
+    const balances = await this.wallets.post(tx, postings.rcRefund({ walletId, transactionId, amount }), now);
     if (!balances) throw new Error(`refund of ${transactionId} was refused`);
   }
 

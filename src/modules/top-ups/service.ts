@@ -11,7 +11,7 @@ import { fromGhs, toGhs } from '../../lib/money.js';
 import type { Actor, AuditTrail } from '../audit/service.js';
 import type { EventRecorder } from '../events/service.js';
 import type { IdempotencyService } from '../idempotency/service.js';
-import { ledgerKeys } from '../wallet/ledger-keys.js';
+import { postings } from '../wallet/postings.js';
 import type { WalletRepository } from '../wallet/repository.js';
 import type { WalletService } from '../wallet/service.js';
 import type { TopUpRepository } from './repository.js';
@@ -174,15 +174,7 @@ export class TopUpService {
     const { walletId } = await this.walletService.ensure(tx, topUp.profile_id, topUp.mode, 0, now);
     const after = await this.wallets.post(
       tx,
-      {
-        walletId,
-        kind: 'top_up',
-        availableDelta: topUp.amount,
-        heldDelta: 0,
-        topUpId: topUp.id,
-        idempotencyKey: ledgerKeys.topUp(topUp.id),
-        memo: `Top-up ${topUp.method} ${topUp.reference}`,
-      },
+      postings.topUpCredit({ walletId, topUpId: topUp.id, amount: topUp.amount, method: topUp.method, reference: topUp.reference }),
       now,
     );
     if (!after) throw new Error(`credit of top-up ${topUp.id} was refused`);

@@ -1,6 +1,7 @@
 import type { Database } from '../../db/connection.js';
 import type { Tx } from '../../db/unit-of-work.js';
 import { formatGhs } from '../../lib/money.js';
+import { ADJUSTMENT_KEY_PREFIX, ADJUSTMENT_MEMO_PREFIX, LEDGER_KINDS } from './postings.js';
 import type { WalletRepository } from './repository.js';
 
 /**
@@ -37,6 +38,54 @@ export function walletsMatchLedger(wallets: WalletRepository): LedgerCheck {
         `wallet ${e.wallet_id}: ledger entry ${e.id} says available ${formatGhs(Number(e.available_after))}, held ${formatGhs(Number(e.held_after))} after it, ` +
           `but the entry before it left ${formatGhs(Number(e.previous_available))}, ${formatGhs(Number(e.previous_held))} and it moved ${formatGhs(Number(e.available_delta))}, ${formatGhs(Number(e.held_delta))}`,
       );
+    }
+    return problems;
+  };
+}
+
+/** Every entry is of a kind some check here knows: an entry of an unknown kind is money nobody verifies. */
+export function ledgerKindsKnown(wallets: WalletRepository): LedgerCheck {
+  return async (tx) => {
+    const known = new Set<string>(LEDGER_KINDS);
+    return (await wallets.entriesByKind(tx))
+      .filter((k) => !known.has(k.kind))
+      .map((k) => {
+        const entries = Number(k.entries) === 1 ? '1 ledger entry is' : `${Number(k.entries)} ledger entries are`;
+        return `${entries} of kind ${k.kind}, which ledger verify does not know`;
+      });
+  };
+}
+
+/**
+ * A staff adjustment is a source of money of its own (the wallet totals above include it): each
+ * moves available only, names no order, sale or top-up, and carries a reason and an adjustment key,
+ * as postings.adjustmentCredit/adjustmentDebit make it (src/modules/wallet/postings.ts). The key is
+ * unique because every ledger key is (ledger_entries.idempotency_key, src/db/migrations/0001_initial.ts).
+ */
+export function adjustmentsWellFormed(wallets: WalletRepository): LedgerCheck {
+  return async (tx) => {
+    const problems: string[] = [];
+    for (const e of await wallets.adjustmentEntries(tx)) {
+      const entry = `adjustment: ledger entry ${e.id} on wallet ${e.wallet_id}`;
+      if (Number(e.held_delta) !== 0) {
+        problems.push(`${entry} moves held funds (${formatGhs(Number(e.held_delta))}); an adjustment moves available only`);
+      }
+      if (Number(e.available_delta) === 0) problems.push(`${entry} moves nothing`);
+      const reason = e.memo?.startsWith(ADJUSTMENT_MEMO_PREFIX) ? e.memo.slice(ADJUSTMENT_MEMO_PREFIX.length).trim() : '';
+      if (reason === '') problems.push(`${entry} has no reason (memo ${JSON.stringify(e.memo)})`);
+      const key = e.idempotency_key ?? '';
+      if (!key.startsWith(ADJUSTMENT_KEY_PREFIX) || key.length === ADJUSTMENT_KEY_PREFIX.length) {
+        problems.push(`${entry} has key ${JSON.stringify(e.idempotency_key)}, not ${ADJUSTMENT_KEY_PREFIX}<adjustment id>`);
+      }
+      const names = [
+        ['order', e.order_id],
+        ['order item', e.order_item_id],
+        ['result-checker transaction', e.rc_transaction_id],
+        ['top-up', e.top_up_id],
+      ].filter(([, id]) => id !== null);
+      if (names.length > 0) {
+        problems.push(`${entry} names ${names.map(([what, id]) => `${what} ${id}`).join(', ')}; an adjustment stands on its own`);
+      }
     }
     return problems;
   };

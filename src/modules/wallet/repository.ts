@@ -5,25 +5,11 @@ import type { Statements } from '../../db/statements.js';
 import type { Tx } from '../../db/unit-of-work.js';
 import type { Owner } from '../../domain/caller.js';
 import type { Mode } from '../../domain/types.js';
+import type { Posting } from './postings.js';
 
 export interface Balances {
   available: number;
   held: number;
-}
-
-/** One balance change and the reason for it. Amounts are pesewas; either delta may be zero. */
-export interface Posting {
-  walletId: string;
-  kind: LedgerKind;
-  availableDelta: number;
-  heldDelta: number;
-  orderId?: string | null;
-  orderItemId?: string | null;
-  rcTransactionId?: string | null;
-  topUpId?: string | null;
-  /** Unique per business event (see ledgerKeys): a second booking fails the unit of work. */
-  idempotencyKey: string | null;
-  memo: string;
 }
 
 /** A wallet whose available balance just fell below its alert threshold (pesewas). */
@@ -181,7 +167,9 @@ export class WalletRepository {
    * written when any step would take a balance below zero. A concurrent change to the wallet fails
    * the whole unit.
    */
-  async postMany(tx: Tx, walletId: string, postings: readonly Omit<Posting, 'walletId'>[], now: number): Promise<PostManyResult> {
+  async postMany(tx: Tx, walletId: string, postings: readonly Posting[], now: number): Promise<PostManyResult> {
+    const stray = postings.find((p) => p.walletId !== walletId);
+    if (stray) throw new Error(`postMany on wallet ${walletId} was given a posting for wallet ${stray.walletId}`);
     const wallet = await this.findById(tx, walletId);
     if (!wallet) throw new Error(`no wallet ${walletId}`);
     const start = { available: Number(wallet.available), held: Number(wallet.held) };
@@ -193,7 +181,7 @@ export class WalletRepository {
       if (next.available < 0 || next.held < 0) return { ok: false, failedAt: index, balance: { ...running } };
       Object.assign(running, next);
       after.push({ ...next });
-      entries.push({ ...posting, walletId, availableAfter: next.available, heldAfter: next.held, now });
+      entries.push({ ...posting, availableAfter: next.available, heldAfter: next.held, now });
     }
     if (entries.length === 0) return { ok: true, after };
     const replaced = await tx.execute(
@@ -270,6 +258,37 @@ export class WalletRepository {
       )
       .orderBy('id')
       .limit(100)
+      .execute();
+  }
+
+  /** How many entries of each kind the ledger holds. */
+  async entriesByKind(tx: Tx) {
+    return tx.db
+      .selectFrom('ledger_entries')
+      .select((eb) => ['kind', eb.fn.countAll<number>().as('entries')])
+      .groupBy('kind')
+      .orderBy('kind')
+      .execute();
+  }
+
+  /** Every staff adjustment entry. */
+  async adjustmentEntries(tx: Tx) {
+    return tx.db
+      .selectFrom('ledger_entries')
+      .select([
+        'id',
+        'wallet_id',
+        'available_delta',
+        'held_delta',
+        'idempotency_key',
+        'memo',
+        'order_id',
+        'order_item_id',
+        'rc_transaction_id',
+        'top_up_id',
+      ])
+      .where('kind', '=', 'adjustment')
+      .orderBy('id')
       .execute();
   }
 

@@ -5,7 +5,7 @@ import { invalid } from '../../domain/errors.js';
 import type { Clock, Mode } from '../../domain/types.js';
 import { newId } from '../../lib/ids.js';
 import { fromGhs } from '../../lib/money.js';
-import { ledgerKeys } from './ledger-keys.js';
+import { postings } from './postings.js';
 import type { WalletRepository } from './repository.js';
 import { ALERT_THRESHOLD_MAX_GHS, type WalletBalance } from './schemas.js';
 import { toWalletView } from './views.js';
@@ -70,18 +70,7 @@ export class WalletService {
     const wallet = await this.wallets.findInUnit(tx, { profileId, mode });
     if (!wallet) throw new Error(`wallet for ${profileId}/${mode} vanished`);
     if (created && opening > 0) {
-      const after = await this.wallets.post(
-        tx,
-        {
-          walletId: wallet.id,
-          kind: 'opening_balance',
-          availableDelta: opening,
-          heldDelta: 0,
-          idempotencyKey: ledgerKeys.opening(wallet.id),
-          memo: 'Opening balance from seed import',
-        },
-        now,
-      );
+      const after = await this.wallets.post(tx, postings.openingBalance({ walletId: wallet.id, amount: opening }), now);
       if (!after) throw new Error(`opening balance of wallet ${wallet.id} was refused`);
     }
     return { walletId: wallet.id, created };
