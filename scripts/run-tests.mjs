@@ -146,7 +146,7 @@ console.log('\n=== summary ===');
 for (const { run, ok, status, signal, problems, counts, ms } of results) {
   const c = counts ?? {};
   const tally = counts
-    ? `${c.tests} tests: ${c.pass} passed, ${c.fail} failed, ${c.cancelled} cancelled, ${c.skipped} skipped`
+    ? `${c.tests} tests: ${c.pass} passed, ${c.fail} failed, ${c.cancelled} cancelled, ${c.skipped} skipped${c.todo ? `, ${c.todo} todo` : ''}`
     : 'no counts reported';
   const n = problems.crashed.length;
   const crashed = n > 0 ? `; ${n} test file${n === 1 ? '' : 's'} ended early` : '';

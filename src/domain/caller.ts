@@ -16,7 +16,7 @@ export interface Caller {
   idempotency?: IdempotencyClaim;
 }
 
-/** A request's hold on its Idempotency-Key (integrator-features §1). */
+/** A request's hold on its Idempotency-Key (docs/errors.md, "Retrying safely"). */
 export interface IdempotencyClaim {
   key: string;
   /** Set once the unit of work that did the work has written its result with the key. */

@@ -4,7 +4,7 @@
  * place (src/http/errors.ts); the CLI prints the message.
  */
 
-/** Every error code the API documents (spec §7, decisions §9, integrator-features). */
+/** Every error code the API documents (docs/errors.md). */
 export const ERROR_CODES = [
   'UNAUTHORIZED',
   'INVALID_JSON',

@@ -1,4 +1,4 @@
-/** What an integrator can be told about (integrator-features §2), in the words of the webhook payloads. */
+/** What an integrator can be told about (docs/webhooks.md, "Event types"), in the words of the webhook payloads. */
 export const EVENT_TYPES = [
   'order.completed',
   'order.failed',

@@ -1,8 +1,8 @@
-/** Every wallet, order, top-up and result-checker transaction belongs to one mode (decisions §4). */
+/** Every wallet, order, top-up and result-checker transaction belongs to one mode (docs/api.md, "Live and test modes"). */
 export type Mode = 'live' | 'test';
 export const MODES: readonly Mode[] = ['live', 'test'];
 
-/** Account roles (spec §1): prices and permissions depend on them. */
+/** Account roles: prices and permissions depend on them (docs/api.md, "Conventions"). */
 export type Role = 'Agent' | 'SuperAgent' | 'Customer' | 'Staff';
 export const ROLES: readonly Role[] = ['Agent', 'SuperAgent', 'Customer', 'Staff'];
 

@@ -39,7 +39,7 @@ export class HttpError extends Error {
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** The endpoint's own failure code (spec §7), used for its validation errors. */
+    /** The endpoint's own failure code (docs/errors.md, "Endpoint codes"), used for its validation errors. */
     failureCode?: ErrorCode;
     /** Overrides the HTTP status of a schema validation error (e.g. 422 for a bulk item count). */
     validationStatus?: (error: FastifyError) => number | undefined;

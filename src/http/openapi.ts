@@ -323,7 +323,7 @@ const SUCCESS_DESCRIPTIONS: Record<string, string> = {
   '202': 'Accepted: queued; the payload is in `data`',
 };
 
-/** The event payloads POSTed to webhook endpoints, one per event type (integrator-features §2). */
+/** The event payloads POSTed to webhook endpoints, one per event type (docs/webhooks.md, "Event types"). */
 function webhooks(): Json {
   const order = { ...Order, description: 'The order as GET /api/v1/orders/{orderId} returns it' };
   const recipient = { ...BulkRecipient, description: 'The bulk recipient entry the event is about' };

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 
-/** The error envelope of spec §2.1, and the error responses each route declares (OpenAPI). */
+/** The error envelope (docs/errors.md), and the error responses each route declares (OpenAPI). */
 export const ErrorEnvelope = Type.Object(
   {
     success: Type.Literal(false),

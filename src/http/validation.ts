@@ -2,7 +2,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { FastifySchema, FastifySchemaCompiler } from 'fastify';
 
 /**
- * Request validation, one rule set for every route (decisions §9):
+ * Request validation, one rule set for every route (docs/api.md, "Conventions"):
  * - bodies are typed strictly: `"100"` is not a number, `100` is not a string, `null` is no value;
  * - query strings and path parameters arrive as text and are coerced (`limit=20`);
  * - no string anywhere in a request (body, query, path) may hold a control character (NUL, BEL,

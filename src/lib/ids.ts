@@ -35,8 +35,8 @@ export type ReferencePrefix = 'DB' | 'RC';
 export type ReferenceSource = (prefix: ReferencePrefix) => string;
 
 /**
- * The short reference a partner reads out over the phone (spec 2.7: alphanumeric): the kind of
- * record, then eight random characters, e.g. `DB7KQ2M9XH` (31^8, about 8.5 × 10^11 per kind).
+ * The short reference a partner reads out over the phone (`shortReference`, alphanumeric): the kind
+ * of record, then eight random characters, e.g. `DB7KQ2M9XH` (31^8, about 8.5 × 10^11 per kind).
  * Uniqueness is the database's job (a unique index; the caller draws again on a collision).
  */
 export function shortReference(prefix: ReferencePrefix, random: (size: number) => Buffer = randomBytes): string {

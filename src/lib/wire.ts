@@ -7,7 +7,7 @@ import { Type, type TSchema } from 'typebox';
 
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
-/** `{ success: true, data }` (spec §2.1). */
+/** `{ success: true, data }` (docs/api.md, "Conventions"). */
 export const Success = <T extends TSchema>(data: T) =>
   Type.Object({ success: Type.Literal(true), data }, { additionalProperties: false });
 

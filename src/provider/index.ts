@@ -5,8 +5,8 @@ import { SandboxProvider } from './sandbox.js';
 import type { DataProvider, ProviderRegistry } from './types.js';
 
 /**
- * decisions.md §4: test mode always uses the sandbox; live mode uses the configured provider,
- * which is the sandbox as long as no real provider is configured (none exists yet).
+ * Test mode always uses the sandbox; live mode uses the configured provider, which is the sandbox
+ * as long as no real provider is configured (none exists yet): docs/api.md, "Live and test modes".
  */
 export function createProviders(config: Config, database: Database): ProviderRegistry {
   const sandbox = new SandboxProvider(new SandboxStore(database), {

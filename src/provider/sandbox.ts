@@ -6,8 +6,9 @@ export const SANDBOX_FAILURE_MESSAGE = 'Sandbox: delivery failed';
 export const SANDBOX_NOT_ELIGIBLE_MESSAGE = 'Sandbox: number not eligible for this bundle';
 
 /**
- * The sandbox's test numbers (integrator-features §5), by the last four digits of the normalised
- * number: every outcome a real provider can produce, each reached through the worker's real paths.
+ * The sandbox's test numbers (docs/api.md, "Sandbox test numbers"), by the last four digits of the
+ * normalised number: every outcome a real provider can produce, each reached through the worker's
+ * real paths.
  */
 export const SANDBOX_TEST_NUMBERS = {
   /** Fails after the settle delay: "Sandbox: delivery failed". */

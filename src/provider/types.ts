@@ -2,7 +2,7 @@ import type { Mode } from '../domain/types.js';
 
 /**
  * What the worker needs from a data-bundle provider. A real provider implements this; the
- * sandbox (sandbox.ts) is the deterministic stand-in of decisions.md §5.
+ * sandbox (sandbox.ts) is the deterministic stand-in (docs/api.md, "Sandbox test numbers").
  */
 
 export interface SubmitRequest {

@@ -82,7 +82,7 @@ function assertUniqueIds(seed: SeedFile, section: Section, ids: string[]): void 
 }
 
 /**
- * Imports a seed file (decisions.md §2): idempotent upsert by id, all-or-nothing (one unit of
+ * Imports a seed file (docs/seed-import.md): idempotent upsert by id, all-or-nothing (one unit of
  * work). Opening wallet balances are credited only when the wallet is created.
  */
 export class SeedImporter {

@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 
 /**
- * The seed file of decisions.md §2. Money in GHS; ids are kept as the records' ids.
+ * The seed file of docs/seed-import.md. Money in GHS; ids are kept as the records' ids.
  * A pattern's `description` is what an import error says the value must be (schema-errors.ts).
  */
 

@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { runCli } from '../helpers/cli.js';
 
-describe('configuration (decisions.md §1)', () => {
+describe('configuration (docs/configuration.md)', () => {
   test('defaults', () => {
     const c = loadConfig({});
     assert.equal(c.port, 8080);

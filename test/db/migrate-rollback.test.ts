@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { createTestDatabase, TEST_DIALECT, type TestDatabase } from '../helpers/app.js';
 
-/** A release rolled back after a newer one migrated the database still starts on it (docs/deployment.md, upgrades). */
+/** A release rolled back after a newer one migrated the database still starts on it (docs/deployment.md, "Upgrades and migrations"). */
 describe(`migrations of a newer release (${TEST_DIALECT})`, () => {
   const dbs: TestDatabase[] = [];
   after(async () => {

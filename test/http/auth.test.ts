@@ -14,7 +14,7 @@ const AUTHENTICATED_GETS = [
   '/api/v1/result-checker/packages',
 ];
 
-describe('authentication (spec §5)', () => {
+describe('authentication', () => {
   let t: TestApp;
   before(async () => {
     t = await createTestApp();

@@ -25,7 +25,7 @@ describe('catalog reads', () => {
   });
   after(() => t.close());
 
-  test('GET /operators lists active operators only, with the fields of spec 2.4', async () => {
+  test('GET /operators lists active operators only, with every field of an operator', async () => {
     const res = await t.call('GET', '/api/v1/operators', { key: KEYS.agentLive });
     assert.equal(res.status, 200);
     assert.equal(res.body.success, true);
@@ -62,7 +62,7 @@ describe('catalog reads', () => {
     }
   });
 
-  test('GET /data-packages: sellable packages only, no status field, every spec 2.6 field', async () => {
+  test('GET /data-packages: sellable packages only, no status field, every other field of a package', async () => {
     const res = await t.call('GET', '/api/v1/data-packages', { key: KEYS.customerLive });
     assert.equal(res.status, 200);
     const ids = res.body.data.map((p: { _id: string }) => p._id).sort();
@@ -155,7 +155,7 @@ describe('catalog reads', () => {
     assert.equal(res.body.error.code, 'PACKAGE_NOT_FOUND');
   });
 
-  test('GET /result-checker/packages: active only, spec 2.10 fields, live stock count, priority order', async () => {
+  test('GET /result-checker/packages: active only, every field of a package, live stock count, priority order', async () => {
     const res = await t.call('GET', '/api/v1/result-checker/packages', { key: KEYS.superTest });
     assert.equal(res.status, 200);
     assert.deepEqual(res.body.data, [

@@ -8,7 +8,7 @@ import { createWorker } from '../../src/worker/index.js';
 import { ledgerMismatches, newWorker, waitFor } from '../orders/support.js';
 import { staffActor } from '../helpers/actor.js';
 
-/** integrator-features §1: Idempotency-Key on every POST, through HTTP, on the engine of this run. */
+/** Idempotency-Key on every POST (docs/errors.md, "Retrying safely"), through HTTP, on the engine of this run. */
 
 const BUY_SINGLE = { operatorId: 'op_a', productId: 'prd_a', packageId: 'pkg_a_1gb', beneficiaryMsisdn: '0244910011' };
 
@@ -43,7 +43,7 @@ async function sentTwice(t: TestApp, url: string, key: string, body: unknown, id
   return first;
 }
 
-describe('Idempotency-Key (integrator-features §1)', () => {
+describe('Idempotency-Key', () => {
   test('every POST sent twice with one key runs once and answers the same bytes twice, the second replayed', async (c) => {
     const t = await useTestApp(c, { env: { SANDBOX_SETTLE_MS: '0' } });
     const single = await sentTwice(t, '/api/v1/data-bundles/buy-single', KEYS.superLive, BUY_SINGLE, 'single-1');

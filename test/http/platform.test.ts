@@ -114,7 +114,7 @@ describe('HTTP platform: envelope, errors, CORS, health', () => {
     assert.ok(doc.paths['/api/v1/orders']?.get?.parameters?.some((p) => p.name === 'paymentReference'));
   });
 
-  test('CORS preflight is answered without a key, with the methods and headers of spec §5.7', async () => {
+  test('CORS preflight is answered without a key, with the methods and headers docs/api.md names', async () => {
     for (const url of ['/api/v1/profile', BUY, '/api/v1/operators/op_a/products']) {
       const res = await t.call('OPTIONS', url, {
         headers: {
@@ -125,7 +125,7 @@ describe('HTTP platform: envelope, errors, CORS, health', () => {
       });
       assert.equal(res.status, 204, url);
       assert.equal(res.headers['access-control-allow-origin'], '*');
-      // PUT and DELETE: the alert threshold and webhook endpoints (integrator-features §2).
+      // PUT and DELETE: the alert threshold and webhook endpoints.
       assert.equal(res.headers['access-control-allow-methods'], 'GET, POST, PUT, DELETE, OPTIONS');
       assert.equal(res.headers['access-control-allow-headers'], 'Content-Type, X-API-KEY, Idempotency-Key');
     }

@@ -11,7 +11,7 @@ describe('profile and wallet reads', () => {
   });
   after(() => t.close());
 
-  test('GET /profile returns every spec 2.2 field with the live wallet for a live key', async () => {
+  test('GET /profile returns every field of the profile with the live wallet for a live key', async () => {
     const res = await t.call('GET', '/api/v1/profile', { key: KEYS.superLive });
     assert.equal(res.status, 200);
     const p = res.body.data;
@@ -54,7 +54,7 @@ describe('profile and wallet reads', () => {
     assert.equal(res.body.data.walletAvailableBalance, 1000);
   });
 
-  test('GET /wallet-balance returns spec 2.3 for the key mode (and the alert threshold of integrator-features §2)', async () => {
+  test('GET /wallet-balance returns the wallet of the key mode, with its alert threshold', async () => {
     const live = await t.call('GET', '/api/v1/wallet-balance', { key: KEYS.agentLive });
     assert.equal(live.status, 200);
     assert.deepEqual(Object.keys(live.body.data).sort(), [

@@ -6,7 +6,7 @@ import { loadConfig } from '../../src/config.js';
 import { useTestApp, type TestApp } from '../helpers/app.js';
 import { KEYS } from '../helpers/keys.js';
 
-/** integrator-features §3: per API key and per address, with the IETF RateLimit headers. */
+/** Per API key and per address, with the IETF RateLimit headers (docs/api.md, "Rate limits"). */
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -18,7 +18,7 @@ function parseRateLimit(header: unknown): { remaining: number; reset: number } {
 
 const profile = (t: TestApp, key: string) => t.call('GET', '/api/v1/profile', { key });
 
-describe('rate limits (integrator-features §3)', () => {
+describe('rate limits', () => {
   test('per API key: the headers count down, the request past the limit is 429 RATE_LIMITED with Retry-After', async (c) => {
     const t = await useTestApp(c, { env: { RATE_LIMIT_MAX: '5', RATE_LIMIT_WINDOW_S: '30' } });
     const seen: number[] = [];

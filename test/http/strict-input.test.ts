@@ -4,8 +4,8 @@ import { createTestApp, type TestApp } from '../helpers/app.js';
 import { KEYS } from '../helpers/keys.js';
 
 /**
- * decisions §9: bodies are typed strictly (never coerced), and no string of a request (body,
- * path, query) holding a control character or a lone surrogate reaches a service or a query.
+ * Bodies are typed strictly (never coerced), and no string of a request (body, path, query) holding
+ * a control character or a lone surrogate reaches a service or a query (docs/api.md, "Conventions").
  */
 describe('strict request bodies and control characters', () => {
   let t: TestApp;

@@ -6,7 +6,7 @@ import { profile, seedWith, liveKeyOf, testKeyOf } from '../orders/support.js';
 
 const FORMAT = new RegExp(`^(DB|RC)[${REFERENCE_ALPHABET}]{8}$`);
 
-describe('short references (spec 2.7: user-friendly alphanumeric)', () => {
+describe('short references (user-friendly alphanumeric)', () => {
   test('letters and digits only, 10 characters, none a person can misread (0/O, 1/I/L)', () => {
     assert.equal(REFERENCE_ALPHABET.length, 31);
     assert.doesNotMatch(REFERENCE_ALPHABET, /[0O1IL]/);

@@ -121,7 +121,7 @@ describe(`GET /readyz (${TEST_DIALECT})`, () => {
         const api = await fetch(`${url}/api/v1/profile`);
         assert.equal(api.status, 503);
         assert.equal(((await api.json()) as { success: boolean }).success, false);
-        assert.equal((await fetch(`${url}/healthz`)).status, 503, 'not alive as the API until migrated (decisions §1)');
+        assert.equal((await fetch(`${url}/healthz`)).status, 503, 'not alive as the API until migrated (docs/deployment.md, "Probes")');
       } finally {
         await release();
       }

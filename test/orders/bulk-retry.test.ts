@@ -37,7 +37,7 @@ function secondTimeLucky(): ProviderRegistry {
   return { forMode: () => provider };
 }
 
-describe('bulk orders through the worker, and retry of a failed recipient (decisions §6)', () => {
+describe('bulk orders through the worker, and retry of a failed recipient (docs/order-lifecycle.md, "Bulk orders")', () => {
   let t: TestApp;
   before(async () => {
     t = await createTestApp({ env: { SANDBOX_SETTLE_MS: '20' } });

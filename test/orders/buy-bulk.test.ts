@@ -14,7 +14,7 @@ function numbers(count: number, prefix = '02441') {
   return Array.from({ length: count }, (_, i) => `${prefix}${String(100 + i).padStart(5, '0')}`.slice(0, 10));
 }
 
-describe('POST /data-bundles/buy-bulk (spec 4.10)', () => {
+describe('POST /data-bundles/buy-bulk', () => {
   let t: TestApp;
   before(async () => {
     t = await createTestApp({ env: { SANDBOX_SETTLE_MS: '20' } });

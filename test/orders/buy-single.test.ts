@@ -6,7 +6,7 @@ import { A_1GB, A_2GB, buySingle, ledgerMismatches, newWorker, waitForState } fr
 
 const URL = '/api/v1/data-bundles/buy-single';
 
-describe('POST /data-bundles/buy-single (spec 4.9)', () => {
+describe('POST /data-bundles/buy-single', () => {
   let t: TestApp;
   before(async () => {
     t = await createTestApp({ env: { SANDBOX_SETTLE_MS: '20' } });

@@ -4,7 +4,7 @@ import { useTestApp } from '../helpers/app.js';
 import { KEYS } from '../helpers/keys.js';
 import { buySingle } from './support.js';
 
-/** integrator-features §4: a partner whose request timed out finds out, by its own reference, whether it was taken. */
+/** A partner whose request timed out finds out, by its own reference, whether it was taken (docs/errors.md, "Retrying safely"). */
 test('GET /orders?paymentReference= finds the caller’s order, and a repeated reference’s 409 names it', async (c) => {
   const t = await useTestApp(c);
   const list = (key: string, reference: string, extra = '') =>

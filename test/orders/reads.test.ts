@@ -47,7 +47,7 @@ interface Page {
   continueCursor: string;
 }
 
-describe('GET /orders, /orders/{id}, /orders/{id}/status (spec 4.11–4.13)', () => {
+describe('GET /orders, /orders/{id}, /orders/{id}/status', () => {
   let t: TestApp;
   before(async () => {
     t = await createTestApp({ env: { SANDBOX_SETTLE_MS: '10' } });

@@ -25,7 +25,7 @@ async function counts(t: TestApp) {
   return { transactions: await n('rc_transactions'), orders: await n('orders'), entries: await n('ledger_entries') };
 }
 
-describe('POST /api/v1/result-checker/buy-bulk (spec 4.17, decisions.md §8)', () => {
+describe('POST /api/v1/result-checker/buy-bulk (docs/api.md, "Result checkers")', () => {
   test('all items bought with one debit for the total: exact response, credentials distinct, stock and wallet', async (c) => {
     const t = await useRcTestApp(c, { seed: SEED });
     const res = await t.call('POST', BULK, {

@@ -19,14 +19,14 @@ function assertError(res: { status: number; body: { success: boolean; error: { c
   assert.equal(typeof res.body.error.message, 'string');
 }
 
-describe('POST /api/v1/result-checker/buy-single (spec 4.16)', () => {
+describe('POST /api/v1/result-checker/buy-single', () => {
   let t: TestApp;
   before(async () => {
     t = await createTestApp({ seed: SEED });
   });
   after(() => t.close());
 
-  test('GET /result-checker/packages (spec 4.14): active only, the price each role pays, unassigned live stock', async () => {
+  test('GET /result-checker/packages: active only, the price each role pays, unassigned live stock', async () => {
     const prices: Record<string, number> = {};
     for (const [role, key] of [['SuperAgent', KEYS.superLive], ['Agent', KEYS.agentLive], ['Customer', KEYS.customerLive]] as const) {
       const res = await t.call('GET', '/api/v1/result-checker/packages', { key });
@@ -272,7 +272,7 @@ describe('POST /api/v1/result-checker/buy-single (spec 4.16)', () => {
   });
 });
 
-describe('result-checker purchases in test mode (decisions.md §4)', () => {
+describe('result-checker purchases in test mode (docs/api.md, "Live and test modes")', () => {
   let t: TestApp;
   before(async () => {
     t = await createTestApp({ seed: SEED });

@@ -22,7 +22,7 @@ function rejects(text: string, pattern: RegExp) {
   );
 }
 
-describe('credential CSV format (decisions.md §10)', () => {
+describe('credential CSV format (docs/cli.md, rc import)', () => {
   test('header username,password, one credential a line; CRLF, BOM, blank lines and surrounding spaces tolerated', () => {
     assert.deepEqual(parseCredentialCsv('username,password\nA1,p1\n'), [{ username: 'A1', password: 'p1' }]);
     assert.deepEqual(parseCredentialCsv('\uFEFFusername,password\r\n A1 , p-1 \r\n\r\nA2,p2'), [

@@ -26,7 +26,7 @@ function fixture() {
   return JSON.parse(fs.readFileSync(FIXTURE_SEED, 'utf8'));
 }
 
-describe('seed import (decisions.md §2)', () => {
+describe('seed import (docs/seed-import.md)', () => {
   let t: TestApp;
   before(async () => {
     t = await createTestApp({ seed: null });

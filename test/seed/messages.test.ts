@@ -37,7 +37,7 @@ function rejectionOf(breakIt: (seed: Seed) => void): string {
   return rejection(JSON.stringify(seed, null, 2));
 }
 
-describe('seed import messages (decisions.md §2: a malformed file names the bad entry)', () => {
+describe('seed import messages (docs/seed-import.md: a malformed file names the bad entry)', () => {
   const cases: [string, (seed: Seed) => void, string][] = [
     [
       'a misspelt field',

@@ -24,7 +24,7 @@ async function request(t: TestApp, key: string, body: Record<string, unknown>) {
 
 const refused = (pattern: RegExp) => (error: unknown) => error instanceof DomainError && pattern.test(error.message);
 
-describe('POST /api/v1/top-ups/request (decisions.md §7)', () => {
+describe('POST /api/v1/top-ups/request (docs/api.md, "Top-ups")', () => {
   test('a live request is 201 with the exact record, pending; the wallet is untouched', async (c) => {
     const t = await useRcTestApp(c);
     const res = await t.call('POST', REQUEST, {

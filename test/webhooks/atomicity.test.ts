@@ -7,7 +7,7 @@ import { buySingle, newWorker } from '../orders/support.js';
 import { createEndpoint, webhookApp } from './support.js';
 
 /**
- * integrator-features §2: an event is recorded in the transaction of the change it reports. Here
+ * An event is recorded in the transaction of the change it reports (docs/webhooks.md). Here
  * the database refuses the settlement's last write (the event's fan-out to an endpoint), sent after
  * the event row and the settlement's other writes: none of them may remain. Once the refusal is
  * lifted, the retried settlement commits with exactly one event and one queued delivery.

@@ -18,7 +18,7 @@ async function topUpEvent(t: Awaited<ReturnType<typeof webhookApp>>, reference: 
 const eventOf = async (t: Awaited<ReturnType<typeof webhookApp>>, id: string) =>
   (await t.call('GET', `/api/v1/events/${id}`, { key: KEYS.superLive })).body.data;
 
-describe('webhook delivery (integrator-features §2)', () => {
+describe('webhook delivery (docs/webhooks.md, "Delivery")', () => {
   test('500 three times, then 200: four attempts on the scaled schedule, one success, the same webhook-id throughout', async (c) => {
     const t = await webhookApp(c);
     const receiver = await startReceiver((_r, n) => ({ status: n < 3 ? 500 : 200 }));

@@ -26,7 +26,7 @@ const eventsOf = async (t: App, key: string, query = '') => {
   };
 };
 
-describe('webhook endpoints (integrator-features §2)', () => {
+describe('webhook endpoints (docs/webhooks.md, "Endpoints")', () => {
   test('bad endpoints are 400 WEBHOOK_ENDPOINT_INVALID with the reason; the 17th enabled endpoint is 409', async (c) => {
     const t = await webhookApp(c);
     const refusals: [unknown, RegExp][] = [

@@ -8,7 +8,7 @@ import { createEndpoint, startWorkers, verified, webhookApp, type EventBody } fr
 import { staffActor } from '../helpers/actor.js';
 
 /**
- * integrator-features §2: every event type reaches a real receiver, signed so that the
+ * Every event type (docs/webhooks.md, "Event types") reaches a real receiver, signed so that the
  * `standardwebhooks` package (not our code) verifies it, with the record exactly as its own GET
  * endpoint returns it at that moment; and the event's GET shows the same object and the delivery.
  */

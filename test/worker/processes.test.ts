@@ -13,7 +13,7 @@ import {
   type WorkerProcess,
 } from '../orders/support.js';
 
-/** `cli worker` as real child processes on the test's database (decisions §1: WORKER=off + cli worker). */
+/** `cli worker` as real child processes on the test's database (WORKER=off + cli worker: docs/cli.md, `worker`). */
 describe(`worker processes (${TEST_DIALECT})`, () => {
   const apps: TestApp[] = [];
   const children: WorkerProcess[] = [];

@@ -6,8 +6,9 @@ import { KEYS } from '../helpers/keys.js';
 import { buySingle, ledgerMismatches, newWorker, sandboxCalls, waitFor } from '../orders/support.js';
 
 /**
- * integrator-features §5: each test number of the sandbox, end to end through the worker's real
- * paths (submission, timeouts and retries, polling, settlement), with its one outcome and its money.
+ * Each test number of the sandbox (docs/api.md, "Sandbox test numbers"), end to end through the
+ * worker's real paths (submission, timeouts and retries, polling, settlement), with its one outcome
+ * and its money.
  */
 test('every sandbox test number ends in exactly one outcome with the right money', async (c) => {
   const settleMs = 40;

@@ -8,7 +8,7 @@ import { ProviderError, type DataProvider, type ProviderRegistry } from '../../s
 import { SandboxStore } from '../../src/provider/sandbox-repository.js';
 import { buySingle, FAST, ledgerMismatches, newWorker, sandboxCalls, waitFor } from '../orders/support.js';
 
-describe('worker: submission and settlement through the sandbox (decisions §3, §5)', () => {
+describe('worker: submission and settlement through the sandbox (docs/order-lifecycle.md, "The money at each step")', () => {
   let t: TestApp;
   before(async () => {
     t = await createTestApp({ env: { SANDBOX_SETTLE_MS: '30' } });

@@ -3640,7 +3640,7 @@ export interface operations {
                             submittedAt: number | null;
                             completedAt: number | null;
                             /**
-                             * @description true for a bulk order (beyond spec 2.9)
+                             * @description true for a bulk order
                              * @example false
                              */
                             isBulkOrder: boolean;

@@ -4,10 +4,10 @@ import { JSON_TYPE } from '../body-cache.js';
 import { HttpError } from '../errors.js';
 
 /**
- * Idempotency-Key on every POST of the scope it is registered in (integrator-features §1). Runs
- * after authentication and before the route's own checks; the outcome is kept for every 2xx and
- * every refusal the endpoint decides (402, 403, 404, 409, 422), never for a malformed request (400),
- * a rate limit (429) or a fault of ours (5xx).
+ * Idempotency-Key on every POST of the scope it is registered in (docs/errors.md, "Retrying
+ * safely"). Runs after authentication and before the route's own checks; the outcome is kept for
+ * every 2xx and every refusal the endpoint decides (402, 403, 404, 409, 422), never for a malformed
+ * request (400), a rate limit (429) or a fault of ours (5xx).
  */
 
 /** 1 to 255 printable ASCII characters. */

@@ -41,7 +41,8 @@ export const catalogRoutes: FastifyPluginAsyncTypebox<{ catalog: CatalogService 
     }),
   );
 
-  // Spec 4.3: any other path under /operators/ is rejected, with the key still required first.
+  // Any other path under /operators/ is rejected, with the key still required first (docs/errors.md,
+  // "Codes of the platform", NOT_FOUND).
   app.route({
     method: ['GET', 'POST'],
     url: '/operators/*',

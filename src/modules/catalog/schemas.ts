@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { Ghs, Id, Success, Text } from '../../lib/wire.js';
 
-/** Spec 2.4 */
+/** An operator, as GET /api/v1/operators lists it. */
 export const Operator = Type.Object({
   _id: Text('Operator id', 'op_mtn'),
   code: Text('Internal operator code', 'MTN'),
@@ -10,7 +10,7 @@ export const Operator = Type.Object({
 });
 export type Operator = Static<typeof Operator>;
 
-/** Spec 2.5 */
+/** A product, as GET /api/v1/operators/{operatorId}/products lists it. */
 export const Product = Type.Object({
   _id: Text('Product id', 'prd_mtn_data'),
   name: Text('Product name', 'MTN Data'),
@@ -20,7 +20,7 @@ export const Product = Type.Object({
 });
 export type Product = Static<typeof Product>;
 
-/** Spec 2.6 */
+/** A data package, as GET /api/v1/data-packages lists it; GET /api/v1/packages/{packageId} adds its status. */
 const dataPackageFields = {
   _id: Text('Package id', 'pkg_mtn_1gb'),
   label: Text('Human-readable description', 'MTN 1GB (30 days)'),

@@ -19,7 +19,7 @@ const EventData = Type.Object({
   }),
 });
 
-/** integrator-features §2: the caller's events, in the key's mode. */
+/** The caller's events, in the key's mode (docs/webhooks.md, "Event types"). */
 export const eventRoutes: FastifyPluginAsyncTypebox<{ events: EventService }> = async (app, { events }) => {
   app.get(
     '/events',

@@ -1,7 +1,7 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { Count, EXAMPLE, Id, Nullable, Success, Text, Timestamp } from '../../lib/wire.js';
 
-/** integrator-features §2: events. The record each carries is typed where the routes are composed. */
+/** Events (docs/webhooks.md, "Event types"). The record each carries is typed where the routes are composed. */
 
 export const EVENT_PAGE_DEFAULT = 20;
 export const EVENT_PAGE_MAX = 100;
@@ -34,7 +34,7 @@ export const EventDelivery = Type.Object({
 });
 export type EventDelivery = Static<typeof EventDelivery>;
 
-/** The event object of integrator-features §2 around `data` (the record and, for a recipient, its entry). */
+/** The event object (docs/webhooks.md, "Event types") around `data` (the record and, for a recipient, its entry). */
 export function eventSchema<D extends TSchema>(data: D) {
   return Type.Object({
     _id: Text('evt_…; also the webhook-id of every delivery of it', EXAMPLE.eventId),

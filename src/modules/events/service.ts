@@ -16,7 +16,7 @@ export interface EventData<R = unknown> {
   recipient?: unknown;
 }
 
-/** The event object of integrator-features §2, as sent in webhooks and listed. */
+/** The event object (docs/webhooks.md, "Event types"), as sent in webhooks and listed. */
 export interface EventObject<R = unknown> {
   _id: string;
   type: EventType;
@@ -61,7 +61,7 @@ function parsed(payload: string): EventObject {
   return JSON.parse(payload) as EventObject;
 }
 
-/** integrator-features §2: the caller's events, one with its deliveries, and redelivery. */
+/** The caller's events, one with its deliveries, and redelivery (docs/webhooks.md, "Event types"). */
 export class EventService {
   constructor(
     private readonly database: Database,

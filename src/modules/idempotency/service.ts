@@ -6,11 +6,11 @@ import type { Sealer } from '../../lib/sealer.js';
 import type { IdempotencyRepository } from './repository.js';
 
 /**
- * Idempotency keys (integrator-features §1, after Stripe and the IETF Idempotency-Key draft): the
- * first request with a key runs; its result is kept with the key, and any later request with the
- * same key and the same fingerprint gets that result again, without running. A success is written
- * in the unit of work that did the work (`succeeded`), so after a crash a retry finds either the
- * work and its result, or neither.
+ * Idempotency keys (docs/errors.md, "Retrying safely"; after Stripe and the IETF Idempotency-Key
+ * draft): the first request with a key runs; its result is kept with the key, and any later request
+ * with the same key and the same fingerprint gets that result again, without running. A success is
+ * written in the unit of work that did the work (`succeeded`), so after a crash a retry finds either
+ * the work and its result, or neither.
  */
 
 export type Begun =

@@ -14,7 +14,7 @@ export interface ListQuery {
   after: KeysetPosition | null;
 }
 
-/** decisions §10: each bad value is a 400; orderType has its own code, a limit above 100 is capped. */
+/** Each bad value is a 400; orderType has its own code, a limit above 100 is capped (docs/errors.md, "Codes of the platform"). */
 export function parseListQuery(query: OrdersQuery): ListQuery {
   let types: OrderType[] | null = DEFAULT_ORDER_TYPES;
   if (query.orderType !== undefined && query.orderType !== '') {

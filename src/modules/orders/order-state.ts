@@ -23,9 +23,9 @@ export function countItems(items: readonly Pick<OrderItemRow, 'status' | 'error_
 }
 
 /**
- * An order's state, counts and times derived from its items (spec 3.1, decisions §6): processing
- * while any delivery is open; then completed if at least one completed, failed if all failed. A
- * reversed order keeps its state.
+ * An order's state, counts and times derived from its items (docs/order-lifecycle.md, "States" and
+ * "Bulk orders"): processing while any delivery is open; then completed if at least one completed,
+ * failed if all failed. A reversed order keeps its state.
  */
 export function orderStateAfter(order: OrderRow, counts: ItemCounts, now: number): OrderUpdate {
   const update: OrderUpdate = { updated_at: now };

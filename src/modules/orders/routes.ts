@@ -89,7 +89,8 @@ export const orderRoutes: FastifyPluginAsyncTypebox<{ orders: OrderService }> = 
     async (request) => ({ success: true as const, data: await orders.status(request.auth, request.params.orderId) }),
   );
 
-  // Spec 4.13, decisions §10: nothing else exists under an order; the key is still required first.
+  // Nothing else exists under an order; the key is still required first (docs/errors.md, "Codes of
+  // the platform", NOT_FOUND).
   app.route({
     method: ['GET', 'POST'],
     url: '/orders/*',
@@ -102,7 +103,7 @@ export const orderRoutes: FastifyPluginAsyncTypebox<{ orders: OrderService }> = 
   });
 };
 
-/** Spec 4.10: an item count outside 2..20 is 422; every other validation error stays 400. */
+/** buy-bulk: an item count outside 2..20 is 422; every other validation error stays 400 (docs/errors.md, "Endpoint codes"). */
 function itemCountStatus(error: FastifyError): number | undefined {
   const first = error.validation?.[0];
   return first && first.instancePath === '/items' && (first.keyword === 'minItems' || first.keyword === 'maxItems')

@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { Count, EXAMPLE, Ghs, Id, Nullable, Success, Text, Timestamp } from '../../lib/wire.js';
 
-/** Spec 2.8 */
+/** A bulk order's recipient entry (bulkRecipients[] of the order). */
 export const BulkRecipient = Type.Object({
   beneficiaryMsisdn: Text('Recipient phone, international format', '233244123457'),
   packageId: Text('Package bought for this recipient', 'pkg_mtn_2gb'),
@@ -14,7 +14,7 @@ export const BulkRecipient = Type.Object({
 });
 export type BulkRecipient = Static<typeof BulkRecipient>;
 
-/** Spec 2.7 */
+/** An order, as GET /api/v1/orders/{orderId} and the order list return it. */
 export const Order = Type.Object({
   _id: Text('Order record id', EXAMPLE.orderId),
   _creationTime: Timestamp('Record creation timestamp (fractional allowed)'),
@@ -49,7 +49,7 @@ export const Order = Type.Object({
 });
 export type Order = Static<typeof Order>;
 
-/** Spec 2.9 */
+/** An order's status projection, as GET /api/v1/orders/{orderId}/status returns it (docs/order-lifecycle.md, "Two spellings of the same state"). */
 export const OrderStatus = Type.Object({
   orderId: Text('The order (orders id)', EXAMPLE.orderId),
   _creationTime: Timestamp('Record creation timestamp'),
@@ -61,13 +61,13 @@ export const OrderStatus = Type.Object({
   createdAt: Timestamp('When the order was taken'),
   submittedAt: Nullable(Timestamp('When submitted to the provider', 1764063000120)),
   completedAt: Nullable(Timestamp('When it completed; null until then, and for a failure', 1764063003150)),
-  isBulkOrder: Type.Boolean({ description: 'true for a bulk order (beyond spec 2.9)', examples: [false] }),
+  isBulkOrder: Type.Boolean({ description: 'true for a bulk order', examples: [false] }),
   bulkCompletedCount: Nullable(Count('Completed recipients of a bulk order; null otherwise', 2)),
   bulkFailedCount: Nullable(Count('Failed recipients of a bulk order; null otherwise', 0)),
 });
 export type OrderStatus = Static<typeof OrderStatus>;
 
-/** Raw strings: every value is checked by the service so each gets its own error code (decisions §10). */
+/** Raw strings: every value is checked by the service so each gets its own error code (docs/errors.md, "Codes of the platform"). */
 export const OrdersQuery = Type.Object({
   orderType: Type.Optional(
     Text(
@@ -106,7 +106,7 @@ export const OrderStatusResponse = Success(OrderStatus);
 const Msisdn = (description: string, example: string) =>
   Type.String({ minLength: 1, maxLength: 64, description, examples: [example] });
 
-/** Spec 4.9 */
+/** POST /api/v1/data-bundles/buy-single (docs/api.md, "Buying a bundle for one number"). */
 export const BuySingleBody = Type.Object(
   {
     packageId: Id('The package to buy (packages id)', 'pkg_mtn_1gb'),
@@ -163,7 +163,7 @@ export type BuySingleResult = Static<typeof BuySingleResult>;
 export const BULK_MIN_ITEMS = 2;
 export const BULK_MAX_ITEMS = 20;
 
-/** Spec 4.10 */
+/** POST /api/v1/data-bundles/buy-bulk (docs/api.md, "Buying for several numbers"). */
 export const BuyBulkBody = Type.Object(
   {
     operatorId: Id('operators id (every item is of this operator)', 'op_mtn'),
@@ -208,7 +208,7 @@ export const BuyBulkResult = Type.Object({
 });
 export type BuyBulkResult = Static<typeof BuyBulkResult>;
 
-/** decisions §6 */
+/** POST /api/v1/data-bundles/retry-recipient (docs/order-lifecycle.md, "Bulk orders"). */
 export const RetryRecipientBody = Type.Object(
   {
     orderId: Id('The bulk order (orders id)', EXAMPLE.bulkOrderId),

@@ -2,7 +2,7 @@ import type { OrderItemRow, OrderRow, OrderState } from '../../db/schema.js';
 import type { BulkRecipient, Order, OrderStatus } from './schemas.js';
 import { nullableGhs, toGhs } from '../../lib/money.js';
 
-/** Database rows → the wire shapes of spec 2.7–2.9 (GHS at the edge). */
+/** Database rows → the wire shapes of an order, its bulk recipients and its status projection (GHS at the edge). */
 
 export function toRecipientView(item: OrderItemRow): BulkRecipient {
   return {

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Mode } from '../../domain/types.js';
 
-/** `service_live_` / `service_test_` followed by the secret part (spec §5). */
+/** `service_live_` / `service_test_` followed by the secret part (docs/api.md, "Conventions"). */
 const KEY_PATTERN = /^service_(live|test)_([A-Za-z0-9_-]{8,200})$/;
 
 export interface ParsedKey {

@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { EXAMPLE, Ghs, Success, Text, Timestamp } from '../../lib/wire.js';
 
-/** Spec 2.2: the user that owns the key. */
+/** The profile of the user that owns the key, as GET /api/v1/profile returns it. */
 export const Profile = Type.Object({
   _id: Text('Profile identifier', EXAMPLE.profileId),
   _creationTime: Timestamp('Record creation timestamp'),

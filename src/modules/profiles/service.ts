@@ -35,7 +35,10 @@ export class ProfileService {
     private readonly clock: Clock,
   ) {}
 
-  /** Spec §5: the key's owner and mode; 401 for a missing, malformed, unknown or revoked key, 403 when suspended. */
+  /**
+   * The key's owner and mode; 401 for a missing, malformed, unknown or revoked key, 403 when
+   * suspended (docs/errors.md, "Codes of the platform").
+   */
   async authenticate(presentedKey: string | undefined, withProfile = false): Promise<AuthContext> {
     if (!presentedKey) throw unauthenticated('Missing X-API-KEY header');
     const parsed = parseApiKey(presentedKey.trim());
@@ -73,7 +76,7 @@ export class ProfileService {
     };
   }
 
-  /** Spec 4.1. The balances come from the authentication read: one query for the whole request. */
+  /** GET /api/v1/profile. The balances come from the authentication read: one query for the whole request. */
   profileView(auth: AuthContext): Profile {
     if (!auth.profile) throw new Error('the route did not ask the authentication for the profile (config.authLoadsProfile)');
     return toProfileView(auth.profile, auth.wallet?.available ?? 0, auth.wallet?.held ?? 0);
@@ -145,7 +148,7 @@ export class ProfileService {
 
   /**
    * Suspends or reactivates a profile: a suspended profile's keys are refused with 403
-   * PROFILE_SUSPENDED from the next request on (spec §5). Setting the status it has is refused.
+   * PROFILE_SUSPENDED from the next request on (docs/errors.md). Setting the status it has is refused.
    */
   async setStatus(actor: Actor, profileId: string, status: ProfileStatus): Promise<{ id: string; before: string; after: ProfileStatus }> {
     return this.database.unit(async (tx) => {

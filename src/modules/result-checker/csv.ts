@@ -21,7 +21,7 @@ function field(value: string, name: string, line: number): string {
 }
 
 /**
- * The credential inventory file (decisions.md §10): header `username,password`, then one
+ * The credential inventory file (docs/cli.md, `rc import`): header `username,password`, then one
  * credential a line. Deliberately strict: quoting is not supported, so a quote or an extra
  * comma is an error rather than a guess. Blank lines are ignored. Any bad line rejects the
  * whole file, naming its line number.

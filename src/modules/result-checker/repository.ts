@@ -136,7 +136,7 @@ export class ResultCheckerRepository {
     return (await tx.execute(packagesForRole(tx.qb, role).where('p.id', 'in', ids))).rows;
   }
 
-  /** Active packages priced for `role`, with their live stock (spec 4.14). */
+  /** Active packages priced for `role`, with their live stock (GET /api/v1/result-checker/packages). */
   async listActive(role: Role) {
     return this.database.readRows(this.q.activePackages(role));
   }

@@ -8,8 +8,8 @@ function digits(count: number): string {
 }
 
 /**
- * A generated credential for test-mode purchases (decisions.md §4): recognisable as sandbox
- * (`SBX` prefix), never taken from live inventory, and useless on the real results portal.
+ * A generated credential for test-mode purchases (docs/api.md, "Live and test modes"): recognisable
+ * as sandbox (`SBX` prefix), never taken from live inventory, and useless on the real results portal.
  */
 export function sandboxCredential(): Credential {
   return { username: `SBX${digits(9)}`, password: `${digits(4)}-${digits(4)}` };

@@ -10,7 +10,7 @@ const Phone = Type.String({
   examples: ['0244123456'],
 });
 
-/** Spec 2.10 */
+/** A result-checker package, as GET /api/v1/result-checker/packages lists it. */
 export const RcPackage = Type.Object({
   _id: Text('Result-checker package id', 'rcp_wassce'),
   code: Text('Internal package code', 'WASSCE'),
@@ -63,7 +63,7 @@ export const RcBuyBulkBody = Type.Object(
 );
 export type RcBuyBulkBody = Static<typeof RcBuyBulkBody>;
 
-/** Spec 4.16 response data. */
+/** POST /api/v1/result-checker/buy-single response data. */
 export const RcPurchase = Type.Object({
   transactionId: Text(
     'The transaction (rcTransactions id): GET /result-checker/orders/{orderId}/status reads it',
@@ -86,7 +86,10 @@ export const RcBulkFailure = Type.Object({
 });
 export type RcBulkFailure = Static<typeof RcBulkFailure>;
 
-/** Spec 4.17 response data, with the failures of a partial purchase (docs/api.md, result checkers). */
+/**
+ * POST /api/v1/result-checker/buy-bulk response data, with the failures of a partial purchase
+ * (docs/api.md, "Result checkers").
+ */
 export const RcBulkPurchase = Type.Object({
   transactions: Type.Array(
     Type.Object({
@@ -102,7 +105,7 @@ export const RcBulkPurchase = Type.Object({
 });
 export type RcBulkPurchase = Static<typeof RcBulkPurchase>;
 
-/** Spec 2.11. */
+/** A result-checker transaction, as GET /api/v1/result-checker/orders/{orderId}/status returns it. */
 export const RcTransaction = Type.Object({
   _id: Text('rcTransactions record id', EXAMPLE.rcTransactionId),
   shortReference: Text('User-friendly reference', EXAMPLE.rcShortReference),

@@ -12,7 +12,7 @@ const TopUpMethod = Type.Union([Type.Literal('momo'), Type.Literal('bank')], {
   description: 'How you paid: mobile money or bank transfer',
 });
 
-/** A top-up request (docs/api.md, top-ups). */
+/** A top-up request (docs/api.md, "Top-ups"). */
 export const TopUpRequestBody = Type.Object(
   {
     amount: Type.Number({
