@@ -119,8 +119,8 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
 
   await app.register(swagger, swaggerOptions());
 
-  // Spec §5.7: GET, POST, OPTIONS; Content-Type and X-API-KEY (and PUT and DELETE of the webhooks
-  // and alert routes of integrator-features §2). Preflight needs no key.
+  // Cross-origin requests (docs/api.md, "Conventions"): GET, POST, OPTIONS; Content-Type and X-API-KEY
+  // (and PUT and DELETE of the webhooks and alert routes). Preflight needs no key.
   await app.register(cors, {
     origin: '*',
     methods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'],

@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 
 /**
- * Environment → typed, validated configuration (decisions.md §1).
+ * Environment → typed, validated configuration (docs/configuration.md).
  * A bad value throws ConfigError naming the variable; the CLI prints it as one line and exits.
  */
 
@@ -25,7 +25,7 @@ export interface Config {
   sqliteSynchronous: SqliteSynchronous;
   /** PostgreSQL connections each process keeps (DATABASE_POOL_SIZE); unused with SQLite. */
   databasePoolSize: number;
-  /** Per API key and per address limits (integrator-features §3); 0 turns one off. */
+  /** Per API key and per address limits (docs/api.md, "Rate limits"); 0 turns one off. */
   rateLimits: RateLimits;
   /** Whose X-Forwarded-For names the client (TRUST_PROXY): no one's by default. */
   trustProxy: TrustProxy;
@@ -37,7 +37,7 @@ export interface Config {
   idempotencyTtlMs: number;
   /** Outbox worker tuning (WORKER_BATCH_SIZE, WORKER_BATCHES_IN_FLIGHT, WORKER_LEASE_MS, WORKER_IDLE_MS, PROVIDER_TIMEOUT_MS). */
   workerTuning: WorkerTuning;
-  /** Events and their webhook deliveries (integrator-features §2). */
+  /** Events and their webhook deliveries (docs/webhooks.md, "For operators"). */
   webhooks: WebhookSettings;
   /** The staff console under /console (docs/console.md). */
   console: ConsoleSettings;

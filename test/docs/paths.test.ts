@@ -193,39 +193,6 @@ function citingFiles(): string[] {
 const OUTSIDE_CITATION =
   /integrator-features|decisions\.md|decisions §|\b[Ss]pec (?:§|\d)|partner-api-v1|\.\.\/shared\/|upstreams\.md|momo-topups|§/;
 
-/**
- * Files other engineers were changing while the citations everywhere else were replaced: theirs
- * are replaced once that work has merged (the todo test below lists what is left), and this list
- * then goes.
- */
-const PENDING = new Set([
-  'src/app.ts',
-  'src/config.ts',
-  'src/http/plugins/auth.ts',
-  'src/http/plugins/rate-limits.ts',
-  'src/db/migrations/0007_idempotency_keys.ts',
-  'src/db/migrations/0008_sandbox_poll_calls.ts',
-  'src/db/migrations/0009_events_and_webhooks.ts',
-  'src/modules/orders/deliveries.ts',
-  'src/modules/orders/ledger-checks.ts',
-  'src/modules/orders/purchases.ts',
-  'src/modules/orders/service.ts',
-  'src/modules/result-checker/ledger-checks.ts',
-  'src/modules/result-checker/service.ts',
-  'src/modules/top-ups/ledger-checks.ts',
-  'src/modules/top-ups/service.ts',
-  'src/modules/wallet/ledger-verify.ts',
-  'src/modules/wallet/repository.ts',
-  'src/modules/wallet/schemas.ts',
-  'src/modules/wallet/service.ts',
-  'src/modules/wallet/views.ts',
-  'src/modules/webhooks/deliveries.ts',
-  'src/modules/webhooks/routes.ts',
-  'src/modules/webhooks/schemas.ts',
-  'src/modules/webhooks/service.ts',
-  'src/modules/webhooks/url-policy.ts',
-]);
-
 /** Each line that cites them, as `file:line: the line`. */
 function outsideCitations(files: string[]): string[] {
   return files.flatMap((file) =>
@@ -301,16 +268,8 @@ describe('comments, tests and documents cite what a reader of the repository can
   test('no citation of the contract documents kept outside the repository', () => {
     const files = citingFiles();
     assert.ok(files.length > 100 && files.includes('src/modules/orders/schemas.ts'), `the scan found ${files.length} files`);
-    assert.deepEqual(outsideCitations(files.filter((file) => !PENDING.has(file))), []);
+    assert.deepEqual(outsideCitations(files), []);
   });
-
-  test(
-    'no citation of them in the files being changed elsewhere either',
-    { todo: 'the files of PENDING: their citations are replaced once the work on them has merged' },
-    () => {
-      assert.deepEqual(outsideCitations([...PENDING].filter((file) => exists(path.join(ROOT, file)))), []);
-    },
-  );
 
   test('every docs/ section cited by name is a heading of that file', () => {
     const cited = citingFiles().flatMap((file) => sectionCitations(file).map((c) => ({ ...c, file })));

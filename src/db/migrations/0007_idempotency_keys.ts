@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Idempotency-Key (integrator-features §1): one row per key, scoped to the key owner's profile and
+ * Idempotency-Key (docs/errors.md, "Retrying safely"): one row per key, scoped to the key owner's profile and
  * mode. `running` while the first request with the key is being answered (until `locked_until`),
  * then `done` with what to answer every later request with the same key.
  */

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { autoIncrementId, type DialectName } from '../dialect.js';
 
 /**
- * Events and signed webhooks (integrator-features §2): the events of each profile and mode, the
+ * Events and signed webhooks (docs/webhooks.md): the events of each profile and mode, the
  * endpoints that subscribe to them, one delivery per event and endpoint (drained by the worker, like
  * the order outbox), and every attempt of it. Wallets get their low-balance alert threshold.
  */

@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
 
 /**
- * The failed-authentication limit per client address (integrator-features §3): at most `limit`
+ * The failed-authentication limit per client address (docs/api.md, "Rate limits"): at most `limit`
  * key checks per address and window fail, however many requests arrive at once.
  *
  * Checking the count and adding a failure after the lookup let a burst pass the check before any

@@ -15,7 +15,7 @@ declare module 'fastify' {
 }
 
 /**
- * X-API-KEY authentication for every route registered in `app` (spec §5). Runs at onRequest,
+ * X-API-KEY authentication for every route registered in `app` (docs/errors.md, "Codes of the platform"). Runs at onRequest,
  * before the body is read, so an unauthenticated caller learns nothing else about the request. An
  * address past its limit of failed authentications is refused before its key is even looked at:
  * each key check holds a place of the address's budget and keeps it only if it fails (auth-failures.ts).

@@ -6,7 +6,7 @@ import { HttpError } from '../errors.js';
 import { authFailureLimit, MemoryAttemptStore, RedisAttemptStore, type AuthFailureLimit } from './auth-failures.js';
 
 /**
- * Rate limits (integrator-features §3), counted in this process's memory, or in Redis when several
+ * Rate limits (docs/api.md, "Rate limits"), counted in this process's memory, or in Redis when several
  * processes serve one database. Per API key, on every authenticated request, with the IETF
  * RateLimit and RateLimit-Policy headers (@fastify/rate-limit's counters); and failed
  * authentications per client address, so keys cannot be guessed at speed (auth-failures.ts). Redis

@@ -137,7 +137,7 @@ export class DeliveryService {
 
   /**
    * Books the outcome of one delivery exactly once: completed spends the hold, failed returns it
-   * to available (decisions §3). Returns false, changing nothing, when the item already left that
+   * to available (docs/order-lifecycle.md, "The money at each step"). Returns false, changing nothing, when the item already left that
    * state (settled before, or retried since).
    */
   async settle(s: Settlement): Promise<boolean> {
@@ -184,7 +184,7 @@ export class DeliveryService {
   }
 
   /**
-   * The events of a settlement (integrator-features §2), in its unit: a bulk recipient's outcome,
+   * The events of a settlement (docs/webhooks.md, "Event types"), in its unit: a bulk recipient's outcome,
    * and the order's when it has just become final.
    */
   private recordEvents(

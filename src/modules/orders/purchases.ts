@@ -28,7 +28,7 @@ import {
 } from './schemas.js';
 
 /**
- * Data bundle purchases (spec 4.9, 4.10, decisions §3, §6). Each purchase's money path is one
+ * Data bundle purchases (docs/order-lifecycle.md, "Rules that can refuse a purchase", "Bulk orders" and "The money at each step"). Each purchase's money path is one
  * function: the checks, then one unit of work that holds the money (available → held) with its
  * ledger entry and writes the order, its items and their outbox rows with it. The database backs
  * the checks under concurrency: the wallet update refuses to go below zero, and unique indexes
@@ -55,7 +55,7 @@ interface Parents {
   product: CatalogProduct;
 }
 
-/** Spec 4.9 rule 1: the operator and product exist and belong together. */
+/** Rule 1 (docs/order-lifecycle.md, "Rules that can refuse a purchase"): the operator and product exist and belong together. */
 function parentsOf(catalog: CatalogSnapshot, code: BuyCode, operatorId: string, productId: string): Parents {
   const operator = catalog.operator(operatorId);
   if (!operator) throw invalid(code, `Operator ${operatorId} not found`);
@@ -65,7 +65,7 @@ function parentsOf(catalog: CatalogSnapshot, code: BuyCode, operatorId: string, 
   return { operator, product };
 }
 
-/** Spec 4.9 rules 1 and 4, decisions §10: the package belongs to the product, all three are on sale; priced for the role. */
+/** Rule 1: the package belongs to the product, all three are on sale; priced for the role. */
 function packageFor(
   catalog: CatalogSnapshot,
   role: Role,
@@ -88,7 +88,7 @@ function packageFor(
   return pkg;
 }
 
-/** Spec 4.9 rule 2. */
+/** Rule 2 (same section). */
 function normalised(code: BuyCode, raw: string, where = ''): string {
   const msisdn = normaliseGhanaMsisdn(raw);
   if (msisdn === null) throw invalid(code, `${where}beneficiaryMsisdn "${raw}" is not a valid Ghana mobile number`);
@@ -127,7 +127,7 @@ export class PurchaseService {
     private readonly deliveriesQueued: () => void,
   ) {}
 
-  /** Spec 4.9, its rules in order. */
+  /** docs/order-lifecycle.md, "Rules that can refuse a purchase", in their order. */
   async buySingle(caller: Caller, body: BuySingleBody): Promise<BuySingleResult> {
     const code = 'BUY_DATA_FAILED';
     const catalog = await this.catalog.snapshot(caller.catalogVersion);
@@ -223,7 +223,7 @@ export class PurchaseService {
     return placed;
   }
 
-  /** Spec 4.10: every recipient is checked before anything is written; one hold per recipient. */
+  /** buy-bulk (docs/order-lifecycle.md, "Rules that can refuse a purchase"): every recipient is checked before anything is written; one hold per recipient. */
   async buyBulk(caller: Caller, body: BuyBulkBody): Promise<BuyBulkResult> {
     const code = 'BUY_DATA_BULK_FAILED';
     requireBulkRole(caller);
@@ -333,7 +333,7 @@ export class PurchaseService {
   }
 
   /**
-   * decisions §6: charges a failed bulk recipient again (at the package's current price for the
+   * (docs/order-lifecycle.md, "Bulk orders"): charges a failed bulk recipient again (at the package's current price for the
    * caller's role), resubmits it as the next attempt and puts the parent back to processing.
    */
   async retryRecipient(caller: Caller, body: RetryRecipientBody): Promise<RetryRecipientResult> {

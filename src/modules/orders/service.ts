@@ -65,7 +65,7 @@ export class OrderService {
   ) {}
 
   /**
-   * Spec 4.11: the caller's own orders of the key's mode, newest first, keyset-paginated. The page
+   * GET /api/v1/orders: the caller's own orders of the key's mode, newest first, keyset-paginated. The page
    * is read as ids and versions; orders already rendered at that version come from the view cache,
    * the rest are read in full with one query (and one for the recipients of bulk orders).
    */
@@ -114,14 +114,14 @@ export class OrderService {
     };
   }
 
-  /** Spec 4.12. */
+  /** GET /api/v1/orders/{orderId}. */
   async get(owner: Owner, orderId: string): Promise<Order> {
     const order = await this.owned(owner, orderId);
     const items = order.is_bulk === 1 ? await this.orders.findItems([order.id]) : [];
     return toOrderView(order, items);
   }
 
-  /** Spec 4.13. */
+  /** GET /api/v1/orders/{orderId}/status. */
   async status(owner: Owner, orderId: string): Promise<OrderStatus> {
     return toStatusView(await this.owned(owner, orderId));
   }
@@ -133,7 +133,7 @@ export class OrderService {
   }
 
   /**
-   * Staff refund of a completed data order (decisions §3): state → reversed and the amount that
+   * Staff refund of a completed data order (docs/order-lifecycle.md, "The money at each step"; docs/cli.md, orders reverse): state → reversed and the amount that
    * was spent (a bulk order: its completed recipients) back to available, exactly once.
    */
   async reverse(actor: Actor, orderId: string, reason: string): Promise<Reversal> {

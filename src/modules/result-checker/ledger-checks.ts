@@ -4,7 +4,7 @@ import type { LedgerCheck } from '../wallet/ledger-verify.js';
 import type { ResultCheckerRepository } from './repository.js';
 
 /**
- * Result-checker money and inventory, recomputed (decisions.md §3). Returns one message per
+ * Result-checker money and inventory, recomputed (docs/order-lifecycle.md, "Result checkers"). Returns one message per
  * mismatch. Single purchases carry their own rc_debit (and rc_refund when out of stock); a
  * bulk purchase has one rc_debit for the total of its items (idempotency key
  * rc_bulk_debit:<bulkId>) and an rc_refund per failed item.

@@ -47,7 +47,7 @@ type RcCode = SingleCode | BulkCode;
 
 const BUYER_ROLES: readonly Role[] = ['Agent', 'SuperAgent'];
 
-/** Spec §5.5: result-checker purchases are for Agent and SuperAgent keys only. */
+/** Result-checker purchases are for Agent and SuperAgent keys only (docs/api.md, "Conventions"). */
 export function assertRcBuyer(role: Role, code: RcCode): void {
   if (!BUYER_ROLES.includes(role)) {
     throw forbidden(code, 'Result-checker purchases are available to Agent and SuperAgent accounts only');
@@ -113,7 +113,7 @@ export class ResultCheckerService {
     private readonly references: ReferenceSource,
   ) {}
 
-  /** Spec 4.14: active packages priced for the caller's role, with live stock (never cached). */
+  /** GET /api/v1/result-checker/packages: active packages priced for the caller's role, with live stock (never cached). */
   async packages(role: Role): Promise<RcPackage[]> {
     const rows = await this.rc.listActive(role);
     return rows.map((p) => ({
@@ -132,7 +132,7 @@ export class ResultCheckerService {
   }
 
   /**
-   * Spec 4.16, decisions §3: debit, then assign one credential, in one unit of work. Out of stock:
+   * POST /api/v1/result-checker/buy-single (docs/order-lifecycle.md, "Result checkers"): debit, then assign one credential, in one unit of work. Out of stock:
    * the debit is refunded and the failed attempt recorded (an audit trail that nets to zero) before
    * the call answers 409.
    */
@@ -166,7 +166,7 @@ export class ResultCheckerService {
           bulkId: null,
           now,
         };
-        // The wallet is debited before inventory is assigned (spec 4.16), with its ledger entry.
+        // The wallet is debited before inventory is assigned with its ledger entry.
         const balances =
           caller.wallet &&
           (await this.wallets.post(
@@ -223,7 +223,7 @@ export class ResultCheckerService {
   }
 
   /**
-   * Spec 4.17, decisions §8: each item validated on its own; one debit for the total of the valid
+   * POST /api/v1/result-checker/buy-bulk (docs/api.md, "Result checkers"): each item validated on its own; one debit for the total of the valid
    * items; each then gets a credential or fails and is refunded. Every item failing is 409 with
    * everything refunded.
    */
@@ -347,7 +347,7 @@ export class ResultCheckerService {
     return this.bulkPurchase(outcome, failures);
   }
 
-  /** Spec 4.17's answer: the sales with their credentials, and every failure (before and in the unit) by index. */
+  /** buy-bulk's answer: the sales with their credentials, and every failure (before and in the unit) by index. */
   private bulkPurchase(outcome: BulkOutcome, failedBefore: readonly RcBulkFailure[]): RcBulkPurchase {
     return {
       transactions: outcome.sold.map((t) => ({
@@ -361,7 +361,7 @@ export class ResultCheckerService {
     };
   }
 
-  /** Spec 4.15: the caller's own transaction in the key's mode; the credential only once completed. */
+  /** GET /api/v1/result-checker/orders/{orderId}/status: the caller's own transaction in the key's mode; the credential only once completed. */
   async status(owner: Owner, transactionId: string): Promise<RcTransaction> {
     const t = await this.rc.findOwnTransaction(owner, transactionId);
     if (!t) throw notFound('ORDER_NOT_FOUND', `Result-checker transaction ${transactionId} not found`);

@@ -3,7 +3,7 @@ import type { LedgerCheck } from '../wallet/ledger-verify.js';
 import type { TopUpRepository } from './repository.js';
 
 /**
- * Top-ups, recomputed (decisions.md §7): every approved top-up credited exactly once, on its
+ * Top-ups, recomputed (docs/cli.md, topups approve): every approved top-up credited exactly once, on its
  * owner's wallet of its mode; nothing else credited as a top-up.
  */
 export function topUpLedgerCheck(repo: TopUpRepository): LedgerCheck {

@@ -59,7 +59,7 @@ export class TopUpService {
   ) {}
 
   /**
-   * decisions.md §7. Live requests wait for staff; test-mode requests are approved at once,
+   * docs/api.md, "Top-ups". Live requests wait for staff; test-mode requests are approved at once,
    * crediting the test wallet in the same unit of work.
    */
   async request(owner: Caller, body: TopUpRequestBody): Promise<TopUp> {

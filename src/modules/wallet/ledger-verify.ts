@@ -5,7 +5,7 @@ import { ADJUSTMENT_KEY_PREFIX, ADJUSTMENT_MEMO_PREFIX, LEDGER_KINDS } from './p
 import type { WalletRepository } from './repository.js';
 
 /**
- * `cli ledger verify` (decisions §3): balances are derivable from the ledger, and the ledger agrees
+ * `cli ledger verify` (docs/cli.md, ledger verify): balances are derivable from the ledger, and the ledger agrees
  * with the records that caused it. Each module contributes its own checks (the composition root
  * lists them); each returns one message per mismatch (empty = fine).
  */

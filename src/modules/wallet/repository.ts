@@ -140,7 +140,7 @@ export class WalletRepository {
     const [after] = (await tx.executeAhead(this.q.move(posting.walletId, posting.availableDelta, posting.heldDelta, now))).rows;
     if (!after) return null;
     const balances = { available: Number(after.available), held: Number(after.held) };
-    // A fall from at or above the threshold to below it: once per crossing (integrator-features §2).
+    // A fall from at or above the threshold to below it: once per crossing (docs/webhooks.md, "Low-balance alert").
     const threshold = after.alert_threshold === null ? null : Number(after.alert_threshold);
     if (threshold !== null && balances.available < threshold && balances.available - posting.availableDelta >= threshold) {
       this.onLowBalance(tx, {

@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { EXAMPLE, Ghs, Nullable, Success, Text, Timestamp } from '../../lib/wire.js';
 
-/** Spec 2.3 */
+/** The wallet of the key's mode, as GET /api/v1/wallet-balance returns it. */
 export const WalletBalance = Type.Object({
   userProfileId: Text('Owner of the wallet (profile id)', EXAMPLE.profileId),
   availableBalance: Ghs('Spendable, GHS', 482.6),
@@ -14,7 +14,7 @@ export const WalletBalance = Type.Object({
 export type WalletBalance = Static<typeof WalletBalance>;
 export const WalletBalanceResponse = Success(WalletBalance);
 
-/** integrator-features §2: the low-balance alert. */
+/** The low-balance alert (docs/webhooks.md, "Low-balance alert"). */
 export const ALERT_THRESHOLD_MAX_GHS = 1_000_000;
 export const WalletAlertBody = Type.Object(
   {

@@ -17,7 +17,7 @@ export class WalletService {
     private readonly clock: Clock,
   ) {}
 
-  /** Spec 2.3: the wallet of the key's mode (zero until it is first created). */
+  /** GET /api/v1/wallet-balance: the wallet of the key's mode (zero until it is first created). */
   async balanceView(owner: Owner): Promise<WalletBalance> {
     const wallet = await this.wallets.find(owner);
     return toWalletView(owner.profileId, {
@@ -30,7 +30,7 @@ export class WalletService {
   }
 
   /**
-   * integrator-features §2: the low-balance threshold of the key's wallet (GHS; null turns it off).
+   * The low-balance threshold (docs/webhooks.md, "Low-balance alert") of the key's wallet (GHS; null turns it off).
    * Setting it raises nothing by itself: the event comes when available next falls below it.
    */
   async setAlert(owner: Owner, thresholdGhs: number | null): Promise<WalletBalance> {

@@ -9,7 +9,7 @@ export interface WalletState {
   alertThreshold: number | null;
 }
 
-/** Spec 2.3 (and integrator-features §2's alertThreshold): GHS at the edge. */
+/** GET /api/v1/wallet-balance, with alertThreshold (docs/webhooks.md, "Low-balance alert"): GHS at the edge. */
 export function toWalletView(profileId: string, w: WalletState): WalletBalance {
   return {
     userProfileId: profileId,

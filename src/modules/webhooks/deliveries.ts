@@ -5,7 +5,7 @@ import type { DeliveryNext, DeliveryWork, WebhookRepository } from './repository
 import { postWebhook, type SendResult } from './sender.js';
 import { signatureHeader } from './signing.js';
 
-/** integrator-features §2: after a failed attempt, the next one comes this long later (then: failed). */
+/** docs/webhooks.md, "Delivery": after a failed attempt, the next one comes this long later (then: failed). */
 export const RETRY_SCHEDULE_MS = [
   5_000,
   5 * 60_000,
@@ -48,7 +48,7 @@ export interface AttemptOutcome {
 const jitter = (ms: number, random: () => number) => Math.round(ms * (0.9 + 0.2 * random()));
 
 /**
- * The next state of a delivery after an attempt, by the rules of §2: a 2xx succeeded; a 410 fails
+ * The next state of a delivery after an attempt, by the rules of docs/webhooks.md, "Delivery": a 2xx succeeded; a 410 fails
  * it (and disables the endpoint); anything else is tried again after the next step of the schedule
  * (later if the endpoint's Retry-After asks for more), until the schedule is used up.
  */

@@ -9,7 +9,7 @@ import {
 } from './schemas.js';
 import type { WebhookEndpointService } from './service.js';
 
-/** integrator-features §2: the caller's webhook endpoints, in the key's mode. */
+/** The caller's webhook endpoints, in the key's mode (docs/webhooks.md, "Endpoints"). */
 export const webhookRoutes: FastifyPluginAsyncTypebox<{ endpoints: WebhookEndpointService }> = async (app, { endpoints }) => {
   app.post(
     '/webhook-endpoints',

@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { EXAMPLE, Id, Nullable, Success, Text, Timestamp } from '../../lib/wire.js';
 
-/** integrator-features §2: webhook endpoints. */
+/** Webhook endpoints (docs/webhooks.md, "Endpoints"). */
 
 export const MAX_ENDPOINTS_PER_OWNER = 16;
 export const MAX_URL_LENGTH = 2048;

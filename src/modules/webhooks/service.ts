@@ -62,7 +62,7 @@ function subscribedTypes(events: readonly string[]): string[] {
   return wanted.sort();
 }
 
-/** integrator-features §2: a partner's webhook endpoints. Secrets are sealed at rest. */
+/** A partner's webhook endpoints (docs/webhooks.md, "Endpoints"). Secrets are sealed at rest. */
 export class WebhookEndpointService {
   constructor(
     private readonly database: Database,

@@ -5,7 +5,7 @@ import type { Mode } from '../../domain/types.js';
 import { MAX_URL_LENGTH } from './schemas.js';
 
 /**
- * Where webhooks may go (integrator-features §2): http(s) URLs without credentials; https for live
+ * Where webhooks may go (docs/webhooks.md, "Endpoints"): http(s) URLs without credentials; https for live
  * endpoints in production; never to a loopback, private, link-local or metadata address unless
  * allowed (checked on every address the name resolves to, at creation and again at each delivery,
  * so a name re-pointed at an internal address later is refused too).
