@@ -84,8 +84,10 @@ export class ProfileService {
 
   // ---- staff (CLI) ----
 
-  /** A new key for the profile, in `mode` (its wallet is created if missing); the plaintext is returned once. */
-  /** A new API key, returned once (only its hash is kept); the audit row never holds the key. */
+  /**
+   * A new key for the profile, in `mode` (its wallet is created if missing): the plaintext is
+   * returned once, only its hash is kept, and the audit row never holds it.
+   */
   async createKey(actor: Actor, profileId: string, mode: Mode): Promise<{ id: string; key: string }> {
     const key = generateApiKey(mode);
     const parsed = parseApiKey(key);
