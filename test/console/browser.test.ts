@@ -5,7 +5,7 @@ import { openBrowser, offHostRequests, recordRequests, screenshot } from '../hel
 import { createTestApp, TEST_DIALECT, type TestApp } from '../helpers/app.js';
 import { KEYS } from '../helpers/keys.js';
 import { buySingle, newWorker, waitForState } from '../orders/support.js';
-import { CONSOLE_ENV, PASSWORD } from './support.js';
+import { CONSOLE_ENV, ensureStaff, PASSWORD } from './support.js';
 
 /**
  * The console end to end in headless Chromium against a real listening server: sign in, approve a
@@ -18,7 +18,7 @@ describe(`the console in a browser (${TEST_DIALECT})`, () => {
 
   before(async () => {
     t = await createTestApp({ env: CONSOLE_ENV });
-    await t.ctx.staff.create('admin@staff.example', 'admin', PASSWORD);
+    await ensureStaff(t, 'admin@staff.example', 'admin');
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     const address = t.app.server.address();
     assert.ok(address && typeof address === 'object');

@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { createTestApp, useTestApp, type TestApp } from '../helpers/app.js';
 import { KEYS } from '../helpers/keys.js';
 import { buySingle, ledgerMismatches, newWorker, waitForState } from '../orders/support.js';
-import { CONSOLE_ENV, csrfOf, inject, PASSWORD, signIn, type StaffClient } from './support.js';
+import { CONSOLE_ENV, csrfOf, ensureStaff, inject, multipart, PASSWORD, signIn, type StaffClient } from './support.js';
 
 /** Route-level tests of every console page and action (issue 18), through inject. */
 
@@ -18,17 +18,6 @@ async function requestTopUp(t: TestApp, reference: string, amount = 25) {
   });
   assert.equal(res.status, 201, JSON.stringify(res.body));
   return res.body.data._id as string;
-}
-
-function multipart(fields: Record<string, string>, file: { name: string; content: string }) {
-  const boundary = '----consoletest' + Math.random().toString(16).slice(2);
-  const parts = Object.entries(fields).map(
-    ([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`,
-  );
-  parts.push(
-    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: text/csv\r\n\r\n${file.content}\r\n`,
-  );
-  return { payload: `${parts.join('')}--${boundary}--\r\n`, contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
 async function upload(t: TestApp, staff: StaffClient, packageId: string, content: string, csrf: string | null = staff.csrf) {
@@ -136,7 +125,7 @@ describe('console routes', () => {
 
     test('sign-in: wrong password refused and recorded; the form needs its CSRF token; throttled after five failures', async (c) => {
       const app = await useTestApp(c, { env: CONSOLE_ENV });
-      await app.ctx.staff.create('victim@staff.example', 'admin', PASSWORD);
+      await ensureStaff(app, 'victim@staff.example', 'admin');
       const form = await inject(app, 'GET', '/console/login');
       const cookie = String(form.headers['set-cookie']).split(';')[0] ?? '';
       const csrf = csrfOf(form.body);
@@ -170,7 +159,7 @@ describe('console routes', () => {
     test('the session cookie is signed, HttpOnly, SameSite=Strict, scoped to /console and expires', async (c) => {
       let now = Date.now();
       const app = await useTestApp(c, { env: { ...CONSOLE_ENV, CONSOLE_SESSION_TTL_MINUTES: '30' }, clock: () => now });
-      await app.ctx.staff.create('short@staff.example', 'viewer', PASSWORD);
+      await ensureStaff(app, 'short@staff.example', 'viewer');
       const form = await inject(app, 'GET', '/console/login');
       const res = await inject(app, 'POST', '/console/login', {
         cookie: String(form.headers['set-cookie']).split(';')[0] ?? '',

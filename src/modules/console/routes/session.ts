@@ -1,0 +1,68 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply } from 'fastify';
+import { InventoryImportError } from '../../result-checker/csv.js';
+import { isRefusal, type Actor } from '../operations.js';
+import { CsrfOnly, LoginBody } from '../schemas.js';
+import { loginPage } from '../views/session.js';
+import {
+  act,
+  actorOf,
+  clearCookieOptions,
+  cookieOptions,
+  html,
+  LOGIN_COOKIE,
+  PAGE,
+  sameToken,
+  seeOther,
+  sessionOf,
+  SESSION_COOKIE,
+  type ConsoleDeps,
+} from './common.js';
+
+/** Sign-in (public) and sign-out. */
+export const sessionRoutes: FastifyPluginAsyncTypebox<ConsoleDeps> = async (app, deps) => {
+  const { operations: ops, cookies } = deps;
+  const signed = cookieOptions(cookies);
+
+  const loginForm = (reply: FastifyReply, status = 200, message?: string) => {
+    const token = randomBytes(24).toString('base64url');
+    void reply.setCookie(LOGIN_COOKIE, token, { ...signed, maxAge: 3600 });
+    return html(reply, loginPage(token, message), status);
+  };
+
+  app.get('/console/login', { schema: PAGE }, async (_request, reply) => loginForm(reply));
+
+  app.post('/console/login', { schema: { ...PAGE, body: LoginBody } }, async (request, reply) => {
+    const { body } = request;
+    const raw = request.cookies[LOGIN_COOKIE];
+    const expected = raw ? request.unsignCookie(raw) : null;
+    if (!expected?.valid || !expected.value || !sameToken(body._csrf, expected.value)) {
+      return loginForm(reply, 403, 'The sign-in form expired: try again.');
+    }
+    const actor: Actor = { staffId: null, name: body.email.trim().toLowerCase().slice(0, 254), address: request.ip };
+    try {
+      const { token, session } = await deps.staff.login(body.email, body.password, request.ip);
+      await ops.recordSession({ ...actor, staffId: session.staffId }, 'staff.login', 'ok', null);
+      void reply.clearCookie(LOGIN_COOKIE, clearCookieOptions(cookies));
+      void reply.setCookie(SESSION_COOKIE, token, { ...signed, maxAge: cookies.sessionMaxAge });
+      return seeOther(reply, '/console');
+    } catch (error) {
+      if (!isRefusal(error)) throw error;
+      await ops.recordSession(actor, 'staff.login', 'refused', { reason: error.message });
+      const throttled = !(error instanceof InventoryImportError) && error.code === 'RATE_LIMITED';
+      return loginForm(reply, throttled ? 429 : 401, error.message);
+    }
+  });
+
+  app.post(
+    '/console/logout',
+    { schema: { hide: true, body: CsrfOnly }, config: act('viewer', 'staff.logout') },
+    async (request, reply) => {
+      await deps.staff.logout(sessionOf(request));
+      await ops.recordSession(actorOf(request), 'staff.logout', 'ok', null);
+      void reply.clearCookie(SESSION_COOKIE, clearCookieOptions(cookies));
+      return seeOther(reply, '/console/login');
+    },
+  );
+};
