@@ -542,5 +542,15 @@ describe('console routes', () => {
       assert.doesNotMatch(res.body, /<td>ledger\.verify<\/td>/);
       await assert.rejects(t.database.db.deleteFrom('audit_log').execute(), /append-only/);
     });
+
+    test('the audit page shows amounts in GHS, like every page of the console', async () => {
+      // The approval of GHS 40.00 above (recorded in pesewas) and the reversal of a GHS order.
+      const approvals = await viewer.get('/console/audit?action=topup.approve');
+      assert.match(approvals.body, /<td>\{&#34;amount&#34;:&#34;GHS 40\.00&#34;,&#34;profileId&#34;:&#34;usr_super&#34;/);
+      assert.doesNotMatch(approvals.body, /&#34;amount&#34;:\d/, 'no amount in pesewas');
+      const reversals = await viewer.get('/console/audit?action=order.reverse');
+      assert.match(reversals.body, /&#34;refunded&#34;:&#34;GHS \d+\.\d{2}&#34;/);
+      assert.doesNotMatch(reversals.body, /&#34;refunded&#34;:\d/);
+    });
   });
 });

@@ -1,5 +1,5 @@
 import type { AuditEntry } from '../../audit/service.js';
-import { at } from './frame.js';
+import { at, ghs } from './frame.js';
 
 export interface AuditLine {
   id: number;
@@ -10,7 +10,7 @@ export interface AuditLine {
   /** `<type> <id>`. */
   record: string;
   outcome: 'ok' | 'refused';
-  /** The details as JSON. */
+  /** The details as JSON, amounts in GHS. */
   detail: string;
 }
 
@@ -19,6 +19,24 @@ export interface AuditView {
   filter: { action: string };
   /** The next page's address, when there may be one. */
   older: string | null;
+}
+
+/**
+ * The detail fields that hold pesewas, per action, as ConsoleOperations records them
+ * (src/modules/console/operations.ts): shown in GHS like every amount of the console.
+ */
+const PESEWAS_IN_DETAIL: Record<string, readonly string[]> = {
+  'topup.approve': ['amount'],
+  'order.reverse': ['refunded'],
+};
+
+function detailText(e: AuditEntry): string {
+  if (!e.detail) return '';
+  const money = PESEWAS_IN_DETAIL[e.action] ?? [];
+  const shown = Object.fromEntries(
+    Object.entries(e.detail).map(([key, value]) => [key, money.includes(key) && typeof value === 'number' ? ghs(value) : value]),
+  );
+  return JSON.stringify(shown);
 }
 
 export function auditView(entries: AuditEntry[], action: string, pageSize: number): AuditView {
@@ -36,7 +54,7 @@ export function auditView(entries: AuditEntry[], action: string, pageSize: numbe
       action: e.action,
       record: `${e.recordType ?? ''} ${e.recordId ?? ''}`,
       outcome: e.outcome,
-      detail: e.detail ? JSON.stringify(e.detail) : '',
+      detail: detailText(e),
     })),
     filter: { action },
     older,
