@@ -114,6 +114,32 @@ describe('console routes', () => {
       }
     });
 
+    test('the error page’s Back link goes only to a console page of this origin, whatever Referer says', async () => {
+      const backOf = async (referer: string) => {
+        const res = await admin.get('/console/orders/ord_not_there', { referer });
+        assert.equal(res.status, 404, referer);
+        const href = /<a href="([^"]*)">Back<\/a>/.exec(res.body)?.[1] ?? '';
+        return href.replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code)));
+      };
+      assert.equal(await backOf('http://localhost/console/orders?q=abc'), '/console/orders?q=abc');
+      assert.equal(await backOf('http://localhost/console'), '/console');
+      for (const hostile of [
+        '//evil.example/console',
+        'https://evil.example/console',
+        'https://evil.example/console/orders',
+        'http://localhost.evil.example/console/top-ups',
+        'http://evil.example@localhost/console/partners',
+        'javascript:alert(1)//console',
+        'data:text/html,/console',
+        'http://localhost/consolex',
+        'http://localhost/docs?next=/console',
+        '/console/orders',
+        'not a url /console',
+      ]) {
+        assert.equal(await backOf(hostile), '/console', hostile);
+      }
+    });
+
     test('htmx 2 is served from our own origin', async () => {
       const res = await inject(t, 'GET', '/console/assets/htmx.min.js');
       assert.equal(res.status, 200);

@@ -80,6 +80,25 @@ const SECURITY_HEADERS: Record<string, string> = {
 };
 
 /**
+ * Where an error page's Back link goes: the page the request came from when that is a console page
+ * of this very origin (its path and query only), else the dashboard. `Referer` is the client's to
+ * write: anything else (another origin, `//host`, `javascript:`, a path outside /console) is not
+ * followed.
+ */
+export function backLink(referer: string | undefined, host: string): string {
+  if (!referer) return '/console';
+  try {
+    const from = new URL(referer);
+    if (from.protocol !== 'http:' && from.protocol !== 'https:') return '/console';
+    if (from.username !== '' || from.password !== '' || from.host !== new URL(`${from.protocol}//${host}`).host) return '/console';
+    const path = from.pathname;
+    return path === '/console' || path.startsWith('/console/') ? `${path}${from.search}` : '/console';
+  } catch {
+    return '/console';
+  }
+}
+
+/**
  * The staff console (docs/console.md), served under /console when CONSOLE_ENABLED=true. One file
  * per resource under ./routes/, each page built from a view model (./models/) and rendered by
  * ./views/; every action goes through ConsoleOperations to the services the API and the CLI use.
@@ -124,10 +143,7 @@ export async function consoleRoutes(app: FastifyInstance, opts: ConsoleRouteOpti
   });
 
   app.setErrorHandler((failure: unknown, request, reply) => {
-    const back =
-      typeof request.headers.referer === 'string' && request.headers.referer.includes('/console')
-        ? request.headers.referer
-        : '/console';
+    const back = backLink(request.headers.referer, request.host);
     const page = (status: number, message: string) =>
       html(reply, errorPage(request.staff ? frameOf(request, `Refused (${status})`, '') : null, status, message, back), status);
     if (failure instanceof InventoryImportError) return page(400, failure.message);

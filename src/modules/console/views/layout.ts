@@ -62,7 +62,7 @@ export function layout(frame: PageFrame, body: string): string {
 /** A secret shown once (a new key, a one-time password). */
 export const secret = (title: string, body: string) => h`<section class="secret" role="alert"><h2>${title}</h2>!${body}</section>`;
 
-/** A refusal or an error, with a link Back. */
+/** A refusal or an error; `back` is a path of the console (see routes.ts, backLink). */
 export function errorPage(frame: PageFrame | null, status: number, message: string, back = '/console'): string {
   const body = h`<p class="error" role="alert">${message}</p>
   <p><a href="${back}">Back</a></p>`;
