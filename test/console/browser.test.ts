@@ -36,13 +36,27 @@ describe(`the console in a browser (${TEST_DIALECT})`, () => {
     return { status: res.status, body: (await res.json()) as { data: Record<string, unknown> } };
   }
 
-  async function signIn(page: Page) {
+  async function signIn(page: Page, email = 'admin@staff.example', password = PASSWORD, lands = 'Dashboard') {
     await page.goto(`${origin}/console`);
     assert.match(page.url(), /\/console\/login$/, 'a page without a session sends to the sign-in form');
-    await page.getByLabel('E-mail').fill('admin@staff.example');
-    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByLabel('E-mail').fill(email);
+    await page.getByLabel('Password').fill(password);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    await page.getByRole('heading', { name: lands, exact: true }).waitFor();
+  }
+
+  /** After Back: what the page shows once htmx has restored or reloaded it, and what sessionStorage holds. */
+  async function afterBack(page: Page) {
+    await page.goBack();
+    // Evaluated in the page (as source text: this project's TypeScript knows no DOM).
+    await page.waitForFunction(
+      `document.querySelector('#new-key, #new-password') !== null ||
+        [...document.querySelectorAll('button')].some((b) => b.textContent === 'Sign in')`,
+    );
+    return {
+      html: await page.content(),
+      stored: await page.evaluate<string>('JSON.stringify(Object.entries(sessionStorage))'),
+    };
   }
 
   async function newPage(browser: Browser, javaScriptEnabled = true) {
@@ -170,4 +184,39 @@ describe(`the console in a browser (${TEST_DIALECT})`, () => {
     assert.equal(Math.round((afterApproval - before) * 100), 500);
     await screenshot(page, 'console-top-ups-no-js');
   });
+
+  test(
+    'secrets shown once stay gone: after sign-out, Back shows neither the new key nor the new password, and sessionStorage keeps no copy',
+    { timeout: 120_000 },
+    async (c) => {
+      const browser = await openBrowser(c);
+      if (!browser) return;
+      const { page, violations } = await newPage(browser);
+      await signIn(page);
+
+      await page.goto(`${origin}/console/partners/usr_customer`);
+      await page.getByRole('button', { name: 'Create key' }).click();
+      const key = (await page.locator('#new-key').textContent()) ?? '';
+      assert.match(key, /^service_live_/);
+      await page.getByRole('navigation').getByRole('link', { name: 'staff' }).click();
+      await page.getByRole('heading', { name: 'Staff', exact: true }).waitFor();
+      await page.getByLabel('E-mail').fill('history@staff.example');
+      await page.getByRole('button', { name: 'Create' }).click();
+      const password = (await page.locator('#new-password').textContent()) ?? '';
+      assert.ok(password.length >= 20);
+      assert.equal(new URL(page.url()).pathname, '/console/staff', 'the address is the staff page, not the form');
+      await screenshot(page, 'console-staff-created');
+
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.getByRole('button', { name: 'Sign in' }).waitFor();
+      for (const step of ['the staff page', 'the partner page']) {
+        const { html, stored } = await afterBack(page);
+        assert.ok(!html.includes(password), `${step}: the one-time password is not shown again`);
+        assert.ok(!html.includes(key), `${step}: the key is not shown again`);
+        assert.ok(!stored.includes(password) && !stored.includes(key), `${step}: sessionStorage holds ${stored.slice(0, 200)}`);
+        assert.match(page.url(), /\/console\/login$/, `${step}: asked the server, which wants a sign-in`);
+      }
+      assert.deepEqual(violations, []);
+    },
+  );
 });

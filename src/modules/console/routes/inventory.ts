@@ -24,6 +24,8 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox<ConsoleDeps> = async (ap
       const result = await ops.importCredentials(actorOf(request), packageId, csv, 'upload');
       const frame = frameOf(request, 'Result-checker inventory', 'inventory');
       frame.notice = `Loaded into ${packageId}: added ${result.added}, skipped ${result.skipped} (duplicates); in stock now ${result.stock}.`;
+      // htmx shows the inventory's own address, not the form's (which has no page to go Back to).
+      void reply.header('hx-push-url', '/console/inventory');
       return html(reply, inventoryPage(frame, inventoryView(await ops.stock(), sessionOf(request).role)));
     },
   );

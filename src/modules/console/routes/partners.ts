@@ -40,6 +40,8 @@ export const partnerRoutes: FastifyPluginAsyncTypebox<ConsoleDeps> = async (app,
     async (request, reply) => {
       const { id } = request.params;
       const created = await ops.createKey(actorOf(request), id, request.body.mode);
+      // The page shows the key once; htmx records the partner's page, not this form, as the address.
+      void reply.header('hx-push-url', `/console/partners/${encodeURIComponent(id)}`);
       return partnerPageOf(request, reply, id, { newKey: created });
     },
   );

@@ -14,6 +14,8 @@ export const staffRoutes: FastifyPluginAsyncTypebox<ConsoleDeps> = async (app, {
     { schema: { ...PAGE, body: StaffCreateBody }, config: act('admin', 'staff.create') },
     async (request, reply) => {
       const { account, password } = await ops.createStaff(actorOf(request), request.body.email, request.body.role);
+      // The page shows the one-time password once; htmx records the staff page as the address.
+      void reply.header('hx-push-url', '/console/staff');
       return html(
         reply,
         staffPage(frameOf(request, 'Staff', 'staff'), staffView(await ops.staffAccounts(), { email: account.email, password })),

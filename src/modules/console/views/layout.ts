@@ -8,11 +8,18 @@ import type { PageFrame } from '../models/frame.js';
  * inline script or style (the CSP forbids them): behaviour comes from htmx attributes.
  */
 
-/** htmx: no inline indicator styles (CSP), no eval, and refusals (4xx) swapped in like pages. */
+/**
+ * htmx: no inline indicator styles (CSP), no eval, refusals (4xx) swapped in like pages, and no
+ * history cache: htmx would otherwise keep copies of the pages it leaves in sessionStorage (a key
+ * or a password shown once, partners' details) and show them again on Back without asking the
+ * server, even after sign-out. Back reloads the page from the server instead.
+ */
 const HTMX_CONFIG = JSON.stringify({
   includeIndicatorStyles: false,
   allowEval: false,
   allowScriptTags: false,
+  historyCacheSize: 0,
+  refreshOnHistoryMiss: true,
   responseHandling: [
     { code: '204', swap: false },
     { code: '...', swap: true },
@@ -59,8 +66,9 @@ export function layout(frame: PageFrame, body: string): string {
 </html>`;
 }
 
-/** A secret shown once (a new key, a one-time password). */
-export const secret = (title: string, body: string) => h`<section class="secret" role="alert"><h2>${title}</h2>!${body}</section>`;
+/** A secret shown once (a new key, a one-time password): never kept in htmx's history either. */
+export const secret = (title: string, body: string) =>
+  h`<section class="secret" role="alert" hx-history="false"><h2>${title}</h2>!${body}</section>`;
 
 /** A refusal or an error; `back` is a path of the console (see routes.ts, backLink). */
 export function errorPage(frame: PageFrame | null, status: number, message: string, back = '/console'): string {
