@@ -148,6 +148,7 @@ describe('generated console route security tests (every route of test/console/su
       await consoleRoutes(scope, {
         operations: t.ctx.console,
         staff: t.ctx.staff,
+        audit: t.ctx.audit,
         cookieSecret: Buffer.alloc(32, 1),
         secureCookie: false,
         sessionTtlMs: 60_000,

@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../domain/types.js';
 import { DomainError } from '../../domain/errors.js';
 import { statusOfRefusal } from '../../http/errors.js';
+import type { AuditTrail } from '../audit/service.js';
 import { InventoryImportError } from '../result-checker/csv.js';
 import type { ConsoleOperations } from './operations.js';
 import { assetRoutes } from './routes/assets.js';
@@ -29,6 +30,7 @@ import { sessionRoutes } from './routes/session.js';
 import { staffRoutes } from './routes/staff.js';
 import { topUpRoutes } from './routes/top-ups.js';
 import { mayAct, type StaffService, type StaffSession } from './service.js';
+import { SignInFailures } from './sign-in-failures.js';
 import { errorPage } from './views/layout.js';
 
 declare module 'fastify' {
@@ -44,6 +46,7 @@ declare module 'fastify' {
 export interface ConsoleRouteOptions {
   operations: ConsoleOperations;
   staff: StaffService;
+  audit: AuditTrail;
   /** Signs the cookies (derived from the credentials key). */
   cookieSecret: Buffer;
   secureCookie: boolean;
@@ -126,9 +129,16 @@ export async function consoleRoutes(app: FastifyInstance, opts: ConsoleRouteOpti
   });
   app.decorateRequest('staff', null);
 
+  const signInFailures = new SignInFailures(opts.audit, opts.clock, (error) =>
+    app.log.error({ err: error }, 'failed sign-ins could not be recorded'),
+  );
+  app.addHook('onClose', () => signInFailures.close());
+
   const deps: ConsoleDeps = {
     operations: opts.operations,
     staff: opts.staff,
+    audit: opts.audit,
+    signInFailures,
     cookies: { secure: opts.secureCookie, sessionMaxAge: Math.floor(opts.sessionTtlMs / 1000) },
     orderStuckAfterMs: opts.orderStuckAfterMs,
     clock: opts.clock,

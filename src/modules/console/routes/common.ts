@@ -2,10 +2,11 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { StaffRole } from '../../../db/schema.js';
 import type { Clock } from '../../../domain/types.js';
-import type { Actor, AuditAction } from '../../audit/service.js';
+import type { Actor, AuditAction, AuditTrail } from '../../audit/service.js';
 import { pageFrame, type PageFrame } from '../models/frame.js';
 import type { ConsoleOperations } from '../operations.js';
 import type { StaffService, StaffSession } from '../service.js';
+import type { SignInFailures } from '../sign-in-failures.js';
 import { HtmlPage } from '../schemas.js';
 
 /** What a console page needs, declared on its route (`config.console`); see ../routes.ts. */
@@ -20,6 +21,8 @@ export interface ConsoleAccess {
 export interface ConsoleDeps {
   operations: ConsoleOperations;
   staff: StaffService;
+  audit: AuditTrail;
+  signInFailures: SignInFailures;
   cookies: ConsoleCookies;
   orderStuckAfterMs: number;
   clock: Clock;

@@ -49,7 +49,8 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<ConsoleDeps> = async (app,
       return seeOther(reply, '/console');
     } catch (error) {
       if (!isRefusal(error)) throw error;
-      await ops.recordSession(actor, 'staff.login', 'refused', { reason: error.message });
+      // Counted, and written as one audit row per address and minute (sign-in-failures.ts).
+      await deps.signInFailures.failed(request.ip, actor.name, error.message);
       const throttled = !(error instanceof InventoryImportError) && error.code === 'RATE_LIMITED';
       return loginForm(reply, throttled ? 429 : 401, error.message);
     }
