@@ -219,4 +219,25 @@ describe(`the console in a browser (${TEST_DIALECT})`, () => {
       assert.deepEqual(violations, []);
     },
   );
+
+  test('a one-time password: the first sign-in leads to the change-password page, the new password signs in', { timeout: 120_000 }, async (c) => {
+    const browser = await openBrowser(c);
+    if (!browser) return;
+    await ensureStaff(t, 'first-time@staff.example', 'operator', false);
+    const { page, violations } = await newPage(browser);
+    await signIn(page, 'first-time@staff.example', PASSWORD, 'Password');
+    assert.match(page.url(), /\/console\/password$/);
+    await page.getByText('You signed in with a one-time password').waitFor();
+    await screenshot(page, 'console-password-required');
+    await page.getByLabel('Current password').fill(PASSWORD);
+    await page.getByLabel('New password', { exact: true }).fill('a password I chose myself');
+    await page.getByLabel('New password again').fill('a password I chose myself');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await page.getByText('Password changed').waitFor();
+    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    await signIn(page, 'first-time@staff.example', 'a password I chose myself');
+    assert.deepEqual(violations, []);
+  });
 });

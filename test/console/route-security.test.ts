@@ -26,7 +26,7 @@ import {
 /**
  * Security tests generated for every console route of the table in ./support.ts (as
  * test/http/route-security.test.ts does for the API): no session, each role below the one needed,
- * a missing or another session's CSRF token; each
+ * a missing or another session's CSRF token, a session that must first choose its password; each
  * refused without changing anything, and every answer `Cache-Control: no-store`. The table must
  * name exactly the routes the console serves.
  */
@@ -36,6 +36,7 @@ describe('generated console route security tests (every route of test/console/su
   let records: ConsoleRecords;
   const sessions = new Map<string, StaffClient>();
   let otherAdmin: StaffClient;
+  let mustChange: StaffClient;
   let calls = 0;
 
   before(async () => {
@@ -60,6 +61,8 @@ describe('generated console route security tests (every route of test/console/su
       .execute();
     for (const role of ROLES) sessions.set(role, await signIn(t, role));
     otherAdmin = await signIn(t, 'admin', 'other-admin@staff.example');
+    await ensureStaff(t, 'must-change@staff.example', 'admin', false);
+    mustChange = await clientOf(t, 'must-change@staff.example', 'admin', await login(t, 'must-change@staff.example'), '/console/password');
     const actor = { staffId: null, name: 'cli:test', address: null };
     records = {
       topUpToApprove: await topUp('SEC-CONSOLE-1'),
@@ -84,7 +87,7 @@ describe('generated console route security tests (every route of test/console/su
       db.selectFrom('profiles').select(['id', 'status']).orderBy('id').execute(),
       db
         .selectFrom('staff_accounts')
-        .select(['id', 'role', 'status', 'password_hash'])
+        .select(['id', 'role', 'status', 'password_hash', 'password_change_required'])
         .orderBy('id')
         .execute(),
       db.selectFrom('staff_sessions').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow(),
@@ -207,6 +210,18 @@ describe('generated console route security tests (every route of test/console/su
           await refused('no token', () => send(route, admin, null), 403);
           await refused('another session’s token', () => send(route, admin, otherAdmin.csrf), 403);
         });
+      }
+
+      if (!route.duringPasswordChange) {
+        test(
+          route.method === 'GET'
+            ? 'a one-time password not yet changed: a redirect to the change-password page'
+            : 'a one-time password not yet changed: 403, nothing changes',
+          async () => {
+            if (route.method === 'GET') await refused('must change', () => send(route, mustChange, null), 303, '/console/password');
+            else await refused('must change', () => send(route, mustChange, mustChange.csrf), 403);
+          },
+        );
       }
 
       test(`${needed} with a valid form: done, Cache-Control: no-store`, async () => {

@@ -63,10 +63,16 @@ export async function inject(
   };
 }
 
-/** A staff account with PASSWORD, created unless it exists. */
-export async function ensureStaff(t: TestApp, email: string, role: StaffRole): Promise<string> {
+/**
+ * A staff account with PASSWORD, created unless it exists. `chosen` (the default): as if its holder
+ * had already replaced the one-time password on the change-password page (test/console/password.test.ts
+ * goes through that page itself); false: it must still be changed at the next sign-in.
+ */
+export async function ensureStaff(t: TestApp, email: string, role: StaffRole, chosen = true): Promise<string> {
   const existing = await t.ctx.staff.findByEmail(email);
-  return existing?.id ?? (await t.ctx.staff.create(email, role, PASSWORD)).account.id;
+  const id = existing?.id ?? (await t.ctx.staff.create(email, role, PASSWORD)).account.id;
+  if (chosen) await t.database.db.updateTable('staff_accounts').set({ password_change_required: 0 }).where('id', '=', id).execute();
+  return id;
 }
 
 /** Signs in through the login form (as a browser does): the session cookie. */
@@ -154,6 +160,8 @@ export interface ConsoleRouteCase {
   form?: (r: ConsoleRecords, n: number) => Record<string, string>;
   /** A multipart form with a file (the PIN upload). */
   upload?: (r: ConsoleRecords, n: number) => { fields: Record<string, string>; file: { name: string; content: string } };
+  /** Open to a session that must still choose its password. */
+  duringPasswordChange?: true;
   /** A valid call ends or changes its own session or account: it gets a fresh account of its own. */
   ownAccount?: true;
 }
@@ -166,7 +174,16 @@ export const CONSOLE_ROUTES: ConsoleRouteCase[] = [
   { method: 'POST', url: '/console/login', role: 'public' },
   { method: 'GET', url: '/console/assets/htmx.min.js', role: 'public' },
   { method: 'GET', url: '/console/assets/console.css', role: 'public' },
-  { method: 'POST', url: '/console/logout', role: 'viewer', form: () => ({}), ownAccount: true },
+  { method: 'POST', url: '/console/logout', role: 'viewer', form: () => ({}), duringPasswordChange: true, ownAccount: true },
+  { method: 'GET', url: '/console/password', role: 'viewer', duringPasswordChange: true },
+  {
+    method: 'POST',
+    url: '/console/password',
+    role: 'viewer',
+    form: (_r, n) => ({ current: PASSWORD, password: `my own password ${n}`, repeat: `my own password ${n}` }),
+    duringPasswordChange: true,
+    ownAccount: true,
+  },
   { method: 'GET', url: '/console', role: 'viewer' },
   { method: 'POST', url: '/console/ledger/verify', role: 'operator', form: () => ({}) },
   { method: 'GET', url: '/console/top-ups', role: 'viewer' },

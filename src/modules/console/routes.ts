@@ -29,13 +29,13 @@ import { partnerRoutes } from './routes/partners.js';
 import { sessionRoutes } from './routes/session.js';
 import { staffRoutes } from './routes/staff.js';
 import { topUpRoutes } from './routes/top-ups.js';
-import { mayAct, type StaffService, type StaffSession } from './service.js';
+import { mayAct, type LiveSession, type StaffService } from './service.js';
 import { SignInFailures } from './sign-in-failures.js';
 import { errorPage } from './views/layout.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    staff: StaffSession | null;
+    staff: LiveSession | null;
   }
   interface FastifyContextConfig {
     /** A console page or action: the least role it needs (see ConsoleAccess). */
@@ -180,6 +180,14 @@ export async function consoleRoutes(app: FastifyInstance, opts: ConsoleRouteOpti
       if (raw) void reply.clearCookie(SESSION_COOKIE, clearCookieOptions(deps.cookies));
       if (request.method === 'GET' || request.method === 'HEAD') return seeOther(reply, '/console/login');
       return html(reply, errorPage(null, 401, 'Your session has ended: sign in again.', '/console/login'), 401);
+    }
+    if (request.staff.passwordChangeRequired && !access.duringPasswordChange) {
+      if (request.method === 'GET' || request.method === 'HEAD') return seeOther(reply, '/console/password');
+      return html(
+        reply,
+        errorPage(frameOf(request, 'Refused (403)', ''), 403, 'Choose your own password first.', '/console/password'),
+        403,
+      );
     }
     if (!mayAct(request.staff.role, access.role)) {
       if (access.action)

@@ -6,6 +6,7 @@ import { conflict, forbidden, invalid, notFound, unauthenticated } from '../../d
 import type { Clock } from '../../domain/types.js';
 import { newId } from '../../lib/ids.js';
 import { DUMMY_HASH, generatePassword, hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } from './passwords.js';
+import type { Actor, AuditTrail } from '../audit/service.js';
 import type { StaffRepository } from './repository.js';
 
 /** What each role may do, from least to most: a role may do everything of the roles before it. */
@@ -36,6 +37,12 @@ export interface StaffSession {
   role: StaffRole;
   csrfToken: string;
   expiresAt: number;
+}
+
+/** A session as each console request finds it: also whether its holder must first choose a password. */
+export interface LiveSession extends StaffSession {
+  /** The account's password is a one-time one (docs/console.md, "Passwords"). */
+  passwordChangeRequired: boolean;
 }
 
 /** Failed sign-ins tolerated per e-mail and per address within the window, before sign-in is refused. */
@@ -219,7 +226,7 @@ export class StaffService {
   }
 
   /** The live session of a cookie token, or null (unknown, expired, or its account disabled). */
-  async session(token: string): Promise<StaffSession | null> {
+  async session(token: string): Promise<LiveSession | null> {
     const row = await this.staff.findSession(sessionId(token));
     if (!row || row.status !== 'active' || Number(row.expires_at) <= this.clock()) return null;
     return {
@@ -229,11 +236,42 @@ export class StaffService {
       role: row.role,
       csrfToken: row.csrf_token,
       expiresAt: Number(row.expires_at),
+      passwordChangeRequired: Number(row.password_change_required) === 1,
     };
   }
 
   async logout(session: StaffSession): Promise<void> {
     await this.database.unit((tx) => this.staff.deleteSession(tx, session.id));
+  }
+
+  // ---- the holder's own password (docs/console.md, "Passwords") ----
+
+  /**
+   * The signed-in holder replaces their password: the current one must match, the new one must be
+   * at least MIN_PASSWORD_LENGTH long and differ from it. The one-time flag clears, every other
+   * session of the account ends, and the audit row commits in the same unit as the change.
+   */
+  async changePassword(
+    actor: Actor,
+    session: StaffSession,
+    passwords: { current: string; next: string },
+    audit: AuditTrail,
+  ): Promise<void> {
+    const { current, next } = passwords;
+    if (next.length < MIN_PASSWORD_LENGTH)
+      throw invalid('INVALID_REQUEST', `The new password needs at least ${MIN_PASSWORD_LENGTH} characters`);
+    if (next.normalize('NFKC') === current.normalize('NFKC'))
+      throw invalid('INVALID_REQUEST', 'The new password must differ from the current one');
+    const row = await this.staff.findAccountById(session.staffId);
+    if (!row || row.status !== 'active') throw unauthenticated('Your session has ended: sign in again');
+    if (!(await verifyPassword(current, row.password_hash))) throw forbidden('INVALID_REQUEST', 'The current password is wrong');
+    const hash = await hashPassword(next);
+    await this.database.unit(async (tx) => {
+      if (!(await this.staff.setOwnPassword(tx, row.id, row.password_hash, hash, this.clock())))
+        throw conflict('INVALID_REQUEST', 'The password was changed meanwhile: sign in again');
+      await this.staff.deleteSessionsOfExcept(tx, row.id, session.id);
+      await audit.record(tx, actor, 'staff.change_password', { type: 'staff', id: row.id });
+    });
   }
 }
 

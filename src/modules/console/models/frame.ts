@@ -1,6 +1,6 @@
 import type { StaffRole } from '../../../db/schema.js';
 import { formatGhs } from '../../../lib/money.js';
-import { mayAct, type StaffSession } from '../service.js';
+import { mayAct, type LiveSession } from '../service.js';
 
 /**
  * The console's view models: what the pages show, as plain values (names, GHS amounts as text,
@@ -32,11 +32,14 @@ const NAV: [string, string, StaffRole][] = [
   ['partners', '/console/partners', 'viewer'],
   ['staff', '/console/staff', 'admin'],
   ['audit', '/console/audit', 'viewer'],
+  ['password', '/console/password', 'viewer'],
 ];
 
-/** The frame of a page: the links its session may follow. */
-export function pageFrame(session: StaffSession, title: string, active: string, notice?: string): PageFrame {
-  const nav = NAV.filter(([, , role]) => mayAct(session.role, role)).map(([name, href]) => ({ name, href, current: name === active }));
+/** The frame of a page; a session that must first choose a password gets no navigation. */
+export function pageFrame(session: LiveSession, title: string, active: string, notice?: string): PageFrame {
+  const nav = session.passwordChangeRequired
+    ? []
+    : NAV.filter(([, , role]) => mayAct(session.role, role)).map(([name, href]) => ({ name, href, current: name === active }));
   return { title, nav, who: `${session.email} (${session.role})`, csrfToken: session.csrfToken, notice };
 }
 

@@ -5,7 +5,7 @@ import type { Clock } from '../../../domain/types.js';
 import type { Actor, AuditAction, AuditTrail } from '../../audit/service.js';
 import { pageFrame, type PageFrame } from '../models/frame.js';
 import type { ConsoleOperations } from '../operations.js';
-import type { StaffService, StaffSession } from '../service.js';
+import type { LiveSession, StaffService } from '../service.js';
 import type { SignInFailures } from '../sign-in-failures.js';
 import { HtmlPage } from '../schemas.js';
 
@@ -15,6 +15,8 @@ export interface ConsoleAccess {
   role: StaffRole;
   /** An action's audit name: a refusal for the role is recorded under it. */
   action?: AuditAction;
+  /** Open to a session whose holder must still choose a password (the change-password page, sign-out). */
+  duringPasswordChange?: true;
 }
 
 /** What every resource's routes are given by the console plugin. */
@@ -70,6 +72,7 @@ const NOTICES: Record<string, string> = {
   suspended: 'Profile suspended: its keys are refused from now on.',
   reactivated: 'Profile reactivated.',
   saved: 'Saved.',
+  password: 'Password changed: your other sessions have ended.',
 };
 
 export const html = (reply: FastifyReply, body: string, status = 200) =>
@@ -86,7 +89,7 @@ export function sameToken(given: unknown, expected: string): boolean {
 }
 
 /** The session of a request that needs one (the plugin's hook has made sure it has one). */
-export function sessionOf(request: FastifyRequest): StaffSession {
+export function sessionOf(request: FastifyRequest): LiveSession {
   if (!request.staff) throw new Error(`console route ${request.url} ran without a session`);
   return request.staff;
 }

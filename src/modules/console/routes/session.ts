@@ -1,15 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply } from 'fastify';
+import { statusOfRefusal } from '../../../http/errors.js';
 import { InventoryImportError } from '../../result-checker/csv.js';
 import { isRefusal, type Actor } from '../operations.js';
-import { CsrfOnly, LoginBody } from '../schemas.js';
-import { loginPage } from '../views/session.js';
+import { MIN_PASSWORD_LENGTH } from '../passwords.js';
+import { CsrfOnly, LoginBody, PasswordBody } from '../schemas.js';
+import { loginPage, passwordPage } from '../views/session.js';
 import {
-  act,
   actorOf,
   clearCookieOptions,
   cookieOptions,
+  frameOf,
   html,
   LOGIN_COOKIE,
   PAGE,
@@ -20,7 +22,7 @@ import {
   type ConsoleDeps,
 } from './common.js';
 
-/** Sign-in (public) and sign-out. */
+/** Sign-in (public), sign-out, and the holder's own password. */
 export const sessionRoutes: FastifyPluginAsyncTypebox<ConsoleDeps> = async (app, deps) => {
   const { operations: ops, cookies } = deps;
   const signed = cookieOptions(cookies);
@@ -58,12 +60,55 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<ConsoleDeps> = async (app,
 
   app.post(
     '/console/logout',
-    { schema: { hide: true, body: CsrfOnly }, config: act('viewer', 'staff.logout') },
+    { schema: { hide: true, body: CsrfOnly }, config: { console: { role: 'viewer', action: 'staff.logout', duringPasswordChange: true } } },
     async (request, reply) => {
       await deps.staff.logout(sessionOf(request));
       await ops.recordSession(actorOf(request), 'staff.logout', 'ok', null);
       void reply.clearCookie(SESSION_COOKIE, clearCookieOptions(cookies));
       return seeOther(reply, '/console/login');
+    },
+  );
+
+  const passwordForm = { role: 'viewer', duringPasswordChange: true } as const;
+
+  app.get('/console/password', { schema: PAGE, config: { console: passwordForm } }, async (request, reply) =>
+    html(
+      reply,
+      passwordPage(frameOf(request, 'Password', 'password'), {
+        required: sessionOf(request).passwordChangeRequired,
+        minLength: MIN_PASSWORD_LENGTH,
+      }),
+    ),
+  );
+
+  app.post(
+    '/console/password',
+    {
+      schema: { ...PAGE, body: PasswordBody },
+      config: { console: { role: 'viewer', action: 'staff.change_password', duringPasswordChange: true } },
+    },
+    async (request, reply) => {
+      const session = sessionOf(request);
+      const again = (status: number, error: string) =>
+        html(
+          reply,
+          passwordPage(frameOf(request, 'Password', 'password'), {
+            required: session.passwordChangeRequired,
+            minLength: MIN_PASSWORD_LENGTH,
+            error,
+          }),
+          status,
+        );
+      const { current, password, repeat } = request.body;
+      if (password !== repeat) return again(400, 'The new password and its repetition differ.');
+      try {
+        await deps.staff.changePassword(actorOf(request), session, { current, next: password }, deps.audit);
+      } catch (error) {
+        if (!isRefusal(error) || error instanceof InventoryImportError) throw error;
+        await ops.recordRefusal(actorOf(request), 'staff.change_password', session.staffId, error.message);
+        return again(statusOfRefusal(error.refusal), error.message);
+      }
+      return seeOther(reply, '/console?notice=password');
     },
   );
 };

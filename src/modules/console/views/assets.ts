@@ -9,7 +9,8 @@ header form { margin-left: auto; }
 .who { margin-right: .6rem; color: #cfd6e4; }
 main { padding: 1rem 1.2rem; max-width: 1400px; }
 main.login { max-width: 22rem; margin: 4rem auto; }
-main.login form { display: grid; gap: .8rem; }
+main.login form, form.stacked { display: grid; gap: .8rem; }
+form.stacked { max-width: 22rem; }
 label { display: inline-flex; flex-direction: column; gap: .2rem; font-size: .85rem; margin-right: .6rem; }
 input, select, button { font: inherit; padding: .3rem .5rem; }
 button { cursor: pointer; }

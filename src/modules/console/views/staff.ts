@@ -14,7 +14,7 @@ export function staffPage(frame: PageFrame, view: StaffView): string {
   const shown = view.created
     ? secret(
         'Account created',
-        h`<p>One-time password for ${view.created.email}, shown once: <code id="new-password">${view.created.password}</code></p>`,
+        h`<p>One-time password for ${view.created.email}, shown once: <code id="new-password">${view.created.password}</code></p><p>It must be changed at the first sign-in.</p>`,
       )
     : '';
   return layout(
