@@ -169,6 +169,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     await app.register(consoleRoutes, {
       operations: ctx.console,
       staff: ctx.staff,
+      audit: ctx.audit,
       cookieSecret: ctx.cipher.derivedKey('console-cookies'),
       secureCookie: ctx.config.console.secureCookie,
       sessionTtlMs: ctx.config.console.sessionTtlMs,

@@ -12,6 +12,7 @@ import * as sandboxPollCalls from './migrations/0008_sandbox_poll_calls.js';
 import * as eventsAndWebhooks from './migrations/0009_events_and_webhooks.js';
 import * as consoleTables from './migrations/0010_console.js';
 import * as workerHeartbeats from './migrations/0011_worker_heartbeats.js';
+import * as staffPasswordChange from './migrations/0012_staff_password_change.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: DialectName): Promise<void>;
@@ -30,6 +31,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0009_events_and_webhooks': eventsAndWebhooks,
   '0010_console': consoleTables,
   '0011_worker_heartbeats': workerHeartbeats,
+  '0012_staff_password_change': staffPasswordChange,
 };
 
 class StaticProvider implements MigrationProvider {

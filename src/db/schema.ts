@@ -376,6 +376,8 @@ export interface StaffAccountsTable {
   last_login_at: number | null;
   created_at: number;
   updated_at: number;
+  /** 1 while the password is a one-time one its holder did not choose (migration 0012). */
+  password_change_required: Generated<number>;
 }
 
 export interface StaffSessionsTable {

@@ -40,10 +40,15 @@ const files = sourceFiles(SRC);
 const rel = (file: string) => path.relative(SRC, file);
 const edges = new Map(files.map((file) => [file, specifiers(file)]));
 
+/** A module's HTTP edge: its routes.ts, or the files of its routes/ folder (one per resource, as the console has). */
+function isRoutes(file: string): boolean {
+  return /^modules\/[^/]+\/routes(\.ts$|\/)/.test(rel(file));
+}
+
 /** Domain code: the modules' services, repositories and helpers, and what they build on. Not the edge (routes, src/http, app, cli). */
 function isDomain(file: string): boolean {
   const r = rel(file);
-  if (r.startsWith('modules/')) return path.basename(r) !== 'routes.ts';
+  if (r.startsWith('modules/')) return !isRoutes(file);
   return ['domain/', 'db/', 'lib/', 'provider/', 'worker/', 'seed/'].some((dir) => r.startsWith(dir));
 }
 
@@ -100,6 +105,22 @@ describe('architecture: imports', () => {
     assert.deepEqual(offenders, []);
   });
 
+  test('the console’s views see view models only: no database row, no service, no rule', () => {
+    const offenders: string[] = [];
+    for (const [file, imports] of edges) {
+      if (!rel(file).startsWith('modules/console/views/')) continue;
+      for (const specifier of imports) {
+        const target = resolved(file, specifier);
+        const allowed =
+          specifier === 'ghtml' ||
+          (target !== null && (rel(target).startsWith('modules/console/views/') || rel(target).startsWith('modules/console/models/')));
+        if (!allowed) offenders.push(`${rel(file)} imports ${specifier}`);
+      }
+    }
+    assert.ok(edges.has(path.join(SRC, 'modules/console/views/layout.ts')), 'the scan sees the views');
+    assert.deepEqual(offenders, []);
+  });
+
   test('no file imports itself through others', () => {
     const graph = new Map<string, Set<string>>();
     for (const [file, imports] of edges) {
@@ -113,7 +134,7 @@ describe('architecture: imports', () => {
     const graph = new Map<string, Set<string>>();
     for (const [file, imports] of edges) {
       const from = moduleOf(file);
-      if (from === null || path.basename(file) === 'routes.ts') continue;
+      if (from === null || isRoutes(file)) continue;
       const targets = graph.get(from) ?? new Set<string>();
       for (const specifier of imports) {
         const target = resolved(file, specifier);

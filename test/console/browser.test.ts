@@ -5,8 +5,7 @@ import { openBrowser, offHostRequests, recordRequests, screenshot } from '../hel
 import { createTestApp, TEST_DIALECT, type TestApp } from '../helpers/app.js';
 import { KEYS } from '../helpers/keys.js';
 import { buySingle, newWorker, waitForState } from '../orders/support.js';
-import { CONSOLE_ENV, PASSWORD } from './support.js';
-import { staffActor } from '../helpers/actor.js';
+import { CONSOLE_ENV, ensureStaff, PASSWORD } from './support.js';
 
 /**
  * The console end to end in headless Chromium against a real listening server: sign in, approve a
@@ -19,7 +18,7 @@ describe(`the console in a browser (${TEST_DIALECT})`, () => {
 
   before(async () => {
     t = await createTestApp({ env: CONSOLE_ENV });
-    await t.ctx.staff.create(staffActor(), 'admin@staff.example', 'admin', PASSWORD);
+    await ensureStaff(t, 'admin@staff.example', 'admin');
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     const address = t.app.server.address();
     assert.ok(address && typeof address === 'object');
@@ -37,13 +36,27 @@ describe(`the console in a browser (${TEST_DIALECT})`, () => {
     return { status: res.status, body: (await res.json()) as { data: Record<string, unknown> } };
   }
 
-  async function signIn(page: Page) {
+  async function signIn(page: Page, email = 'admin@staff.example', password = PASSWORD, lands = 'Dashboard') {
     await page.goto(`${origin}/console`);
     assert.match(page.url(), /\/console\/login$/, 'a page without a session sends to the sign-in form');
-    await page.getByLabel('E-mail').fill('admin@staff.example');
-    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByLabel('E-mail').fill(email);
+    await page.getByLabel('Password').fill(password);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    await page.getByRole('heading', { name: lands, exact: true }).waitFor();
+  }
+
+  /** After Back: what the page shows once htmx has restored or reloaded it, and what sessionStorage holds. */
+  async function afterBack(page: Page) {
+    await page.goBack();
+    // Evaluated in the page (as source text: this project's TypeScript knows no DOM).
+    await page.waitForFunction(
+      `document.querySelector('#new-key, #new-password') !== null ||
+        [...document.querySelectorAll('button')].some((b) => b.textContent === 'Sign in')`,
+    );
+    return {
+      html: await page.content(),
+      stored: await page.evaluate<string>('JSON.stringify(Object.entries(sessionStorage))'),
+    };
   }
 
   async function newPage(browser: Browser, javaScriptEnabled = true) {
@@ -170,5 +183,61 @@ describe(`the console in a browser (${TEST_DIALECT})`, () => {
     const afterApproval = (await api('/api/v1/wallet-balance')).body.data.availableBalance as number;
     assert.equal(Math.round((afterApproval - before) * 100), 500);
     await screenshot(page, 'console-top-ups-no-js');
+  });
+
+  test(
+    'secrets shown once stay gone: after sign-out, Back shows neither the new key nor the new password, and sessionStorage keeps no copy',
+    { timeout: 120_000 },
+    async (c) => {
+      const browser = await openBrowser(c);
+      if (!browser) return;
+      const { page, violations } = await newPage(browser);
+      await signIn(page);
+
+      await page.goto(`${origin}/console/partners/usr_customer`);
+      await page.getByRole('button', { name: 'Create key' }).click();
+      const key = (await page.locator('#new-key').textContent()) ?? '';
+      assert.match(key, /^service_live_/);
+      await page.getByRole('navigation').getByRole('link', { name: 'staff' }).click();
+      await page.getByRole('heading', { name: 'Staff', exact: true }).waitFor();
+      await page.getByLabel('E-mail').fill('history@staff.example');
+      await page.getByRole('button', { name: 'Create' }).click();
+      const password = (await page.locator('#new-password').textContent()) ?? '';
+      assert.ok(password.length >= 20);
+      assert.equal(new URL(page.url()).pathname, '/console/staff', 'the address is the staff page, not the form');
+      await screenshot(page, 'console-staff-created');
+
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.getByRole('button', { name: 'Sign in' }).waitFor();
+      for (const step of ['the staff page', 'the partner page']) {
+        const { html, stored } = await afterBack(page);
+        assert.ok(!html.includes(password), `${step}: the one-time password is not shown again`);
+        assert.ok(!html.includes(key), `${step}: the key is not shown again`);
+        assert.ok(!stored.includes(password) && !stored.includes(key), `${step}: sessionStorage holds ${stored.slice(0, 200)}`);
+        assert.match(page.url(), /\/console\/login$/, `${step}: asked the server, which wants a sign-in`);
+      }
+      assert.deepEqual(violations, []);
+    },
+  );
+
+  test('a one-time password: the first sign-in leads to the change-password page, the new password signs in', { timeout: 120_000 }, async (c) => {
+    const browser = await openBrowser(c);
+    if (!browser) return;
+    await ensureStaff(t, 'first-time@staff.example', 'operator', false);
+    const { page, violations } = await newPage(browser);
+    await signIn(page, 'first-time@staff.example', PASSWORD, 'Password');
+    assert.match(page.url(), /\/console\/password$/);
+    await page.getByText('You signed in with a one-time password').waitFor();
+    await screenshot(page, 'console-password-required');
+    await page.getByLabel('Current password').fill(PASSWORD);
+    await page.getByLabel('New password', { exact: true }).fill('a password I chose myself');
+    await page.getByLabel('New password again').fill('a password I chose myself');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await page.getByText('Password changed').waitFor();
+    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    await signIn(page, 'first-time@staff.example', 'a password I chose myself');
+    assert.deepEqual(violations, []);
   });
 });

@@ -58,3 +58,26 @@ test('0010_console: staff e-mails are unique and roles are closed', async () => 
       .execute(),
   );
 });
+
+test('0012_staff_password_change: an account starts with a password to change (the default existing accounts get too); the flag is 0 or 1', async () => {
+  const db = testDb.database.db;
+  const account = (id: string, email: string) => ({
+    id,
+    email,
+    role: 'viewer' as const,
+    password_hash: 'x',
+    status: 'active' as const,
+    last_login_at: null,
+    created_at: 1,
+    updated_at: 1,
+  });
+  await db.insertInto('staff_accounts').values(account('stf_flag', 'flag@example.com')).execute();
+  const row = await db.selectFrom('staff_accounts').select('password_change_required').where('id', '=', 'stf_flag').executeTakeFirstOrThrow();
+  assert.equal(Number(row.password_change_required), 1);
+  await assert.rejects(
+    db
+      .insertInto('staff_accounts')
+      .values({ ...account('stf_bad', 'bad@example.com'), password_change_required: 2 })
+      .execute(),
+  );
+});

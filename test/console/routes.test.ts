@@ -3,8 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { createTestApp, useTestApp, type TestApp } from '../helpers/app.js';
 import { KEYS } from '../helpers/keys.js';
 import { buySingle, ledgerMismatches, newWorker, waitForState } from '../orders/support.js';
-import { CONSOLE_ENV, csrfOf, inject, PASSWORD, signIn, type StaffClient } from './support.js';
-import { staffActor } from '../helpers/actor.js';
+import { CONSOLE_ENV, csrfOf, ensureStaff, inject, multipart, PASSWORD, signIn, type StaffClient } from './support.js';
 
 /** Route-level tests of every console page and action (issue 18), through inject. */
 
@@ -19,17 +18,6 @@ async function requestTopUp(t: TestApp, reference: string, amount = 25) {
   });
   assert.equal(res.status, 201, JSON.stringify(res.body));
   return res.body.data._id as string;
-}
-
-function multipart(fields: Record<string, string>, file: { name: string; content: string }) {
-  const boundary = '----consoletest' + Math.random().toString(16).slice(2);
-  const parts = Object.entries(fields).map(
-    ([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`,
-  );
-  parts.push(
-    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: text/csv\r\n\r\n${file.content}\r\n`,
-  );
-  return { payload: `${parts.join('')}--${boundary}--\r\n`, contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
 async function upload(t: TestApp, staff: StaffClient, packageId: string, content: string, csrf: string | null = staff.csrf) {
@@ -126,6 +114,32 @@ describe('console routes', () => {
       }
     });
 
+    test('the error page’s Back link goes only to a console page of this origin, whatever Referer says', async () => {
+      const backOf = async (referer: string) => {
+        const res = await admin.get('/console/orders/ord_not_there', { referer });
+        assert.equal(res.status, 404, referer);
+        const href = /<a href="([^"]*)">Back<\/a>/.exec(res.body)?.[1] ?? '';
+        return href.replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code)));
+      };
+      assert.equal(await backOf('http://localhost/console/orders?q=abc'), '/console/orders?q=abc');
+      assert.equal(await backOf('http://localhost/console'), '/console');
+      for (const hostile of [
+        '//evil.example/console',
+        'https://evil.example/console',
+        'https://evil.example/console/orders',
+        'http://localhost.evil.example/console/top-ups',
+        'http://evil.example@localhost/console/partners',
+        'javascript:alert(1)//console',
+        'data:text/html,/console',
+        'http://localhost/consolex',
+        'http://localhost/docs?next=/console',
+        '/console/orders',
+        'not a url /console',
+      ]) {
+        assert.equal(await backOf(hostile), '/console', hostile);
+      }
+    });
+
     test('htmx 2 is served from our own origin', async () => {
       const res = await inject(t, 'GET', '/console/assets/htmx.min.js');
       assert.equal(res.status, 200);
@@ -136,8 +150,9 @@ describe('console routes', () => {
     });
 
     test('sign-in: wrong password refused and recorded; the form needs its CSRF token; throttled after five failures', async (c) => {
-      const app = await useTestApp(c, { env: CONSOLE_ENV });
-      await app.ctx.staff.create(staffActor(), 'victim@staff.example', 'admin', PASSWORD);
+      let now = Date.parse('2030-01-01T10:00:05Z');
+      const app = await useTestApp(c, { env: CONSOLE_ENV, clock: () => now });
+      await ensureStaff(app, 'victim@staff.example', 'admin');
       const form = await inject(app, 'GET', '/console/login');
       const cookie = String(form.headers['set-cookie']).split(';')[0] ?? '';
       const csrf = csrfOf(form.body);
@@ -155,23 +170,30 @@ describe('console routes', () => {
       const blocked = await attempt(PASSWORD);
       assert.equal(blocked.status, 429, 'the right password is refused too while throttled');
       assert.match(blocked.body, /Too many failed sign-ins/);
-      const logins = await auditRows(app, 'staff.login');
-      assert.deepEqual(
-        logins.map((r) => r.outcome),
-        ['refused', 'refused', 'refused', 'refused', 'refused', 'refused'],
-      );
-      assert.ok(logins.every((r) => r.address === '127.0.0.1' && r.actor === 'victim@staff.example'));
+      assert.deepEqual(await auditRows(app, 'staff.login'), [], 'counted until the minute is over');
+      now += 60_000;
       const unknown = await inject(app, 'POST', '/console/login', {
         cookie,
         form: { _csrf: csrf, email: 'nobody@staff.example', password: PASSWORD },
       });
       assert.equal(unknown.status, 401, 'an unknown e-mail reads like a wrong password');
+      const logins = await auditRows(app, 'staff.login');
+      assert.deepEqual(
+        logins.map((r) => [r.outcome, r.actor, r.address]),
+        [['refused', 'anonymous', '127.0.0.1']],
+      );
+      assert.deepEqual(JSON.parse(logins[0]?.detail ?? '{}'), {
+        failures: 6,
+        minute: '2030-01-01T10:00:00.000Z',
+        emails: ['victim@staff.example'],
+        reasons: { 'Wrong e-mail or password': 5, 'Too many failed sign-ins; try again in 15 min': 1 },
+      });
     });
 
     test('the session cookie is signed, HttpOnly, SameSite=Strict, scoped to /console and expires', async (c) => {
       let now = Date.now();
       const app = await useTestApp(c, { env: { ...CONSOLE_ENV, CONSOLE_SESSION_TTL_MINUTES: '30' }, clock: () => now });
-      await app.ctx.staff.create(staffActor(), 'short@staff.example', 'viewer', PASSWORD);
+      await ensureStaff(app, 'short@staff.example', 'viewer');
       const form = await inject(app, 'GET', '/console/login');
       const res = await inject(app, 'POST', '/console/login', {
         cookie: String(form.headers['set-cookie']).split(';')[0] ?? '',
@@ -553,6 +575,16 @@ describe('console routes', () => {
       );
       assert.doesNotMatch(res.body, /<td>ledger\.verify<\/td>/);
       await assert.rejects(t.database.db.deleteFrom('audit_log').execute(), /append-only/);
+    });
+
+    test('the audit page shows amounts in GHS, like every page of the console', async () => {
+      // The approval of GHS 40.00 above (recorded in pesewas) and the reversal of a GHS order.
+      const approvals = await viewer.get('/console/audit?action=topup.approve');
+      assert.match(approvals.body, /<td>\{&#34;amount&#34;:&#34;GHS 40\.00&#34;,&#34;profileId&#34;:&#34;usr_super&#34;/);
+      assert.doesNotMatch(approvals.body, /&#34;amount&#34;:\d/, 'no amount in pesewas');
+      const reversals = await viewer.get('/console/audit?action=order.reverse');
+      assert.match(reversals.body, /&#34;refunded&#34;:&#34;GHS \d+\.\d{2}&#34;/);
+      assert.doesNotMatch(reversals.body, /&#34;refunded&#34;:\d/);
     });
   });
 });

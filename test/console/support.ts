@@ -23,7 +23,7 @@ export interface Page {
 
 export const PASSWORD = 'correct horse battery staple';
 
-const cookiesOf = (headers: Record<string, unknown>): string[] => {
+export const cookiesOf = (headers: Record<string, unknown>): string[] => {
   const raw = headers['set-cookie'];
   const all: unknown[] = Array.isArray(raw) ? raw : raw === undefined ? [] : [raw];
   return all.map((c) => (typeof c === 'string' ? (c.split(';')[0] ?? '') : ''));
@@ -39,7 +39,13 @@ export async function inject(
   t: TestApp,
   method: 'GET' | 'POST',
   url: string,
-  options: { cookie?: string; form?: Record<string, string>; headers?: Record<string, string> } = {},
+  options: {
+    cookie?: string;
+    form?: Record<string, string>;
+    headers?: Record<string, string>;
+    /** The client's address (default 127.0.0.1). */
+    from?: string;
+  } = {},
 ): Promise<Page> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.cookie) headers.cookie = options.cookie;
@@ -48,6 +54,7 @@ export async function inject(
     url,
     headers: options.form ? { ...headers, 'content-type': 'application/x-www-form-urlencoded' } : headers,
     ...(options.form ? { payload: new URLSearchParams(options.form).toString() } : {}),
+    ...(options.from ? { remoteAddress: options.from } : {}),
   });
   return {
     status: res.statusCode,
@@ -57,23 +64,39 @@ export async function inject(
   };
 }
 
-/** Signs in through the login form (as a browser does); the account is created first unless it exists. */
-export async function signIn(t: TestApp, role: StaffRole, email = `${role}@staff.example`): Promise<StaffClient> {
-  if (!(await t.ctx.staff.findByEmail(email))) await t.ctx.staff.create(staffActor(), email, role, PASSWORD);
+/**
+ * A staff account with PASSWORD, created unless it exists. `chosen` (the default): as if its holder
+ * had already replaced the one-time password on the change-password page (test/console/password.test.ts
+ * goes through that page itself); false: it must still be changed at the next sign-in.
+ */
+export async function ensureStaff(t: TestApp, email: string, role: StaffRole, chosen = true): Promise<string> {
+  const existing = await t.ctx.staff.findByEmail(email);
+  const id = existing?.id ?? (await t.ctx.staff.create(staffActor(), email, role, PASSWORD)).account.id;
+  if (chosen) await t.database.db.updateTable('staff_accounts').set({ password_change_required: 0 }).where('id', '=', id).execute();
+  return id;
+}
+
+/** Signs in through the login form (as a browser does): the session cookie. */
+export async function login(t: TestApp, email: string, password = PASSWORD, from?: string): Promise<string> {
   const form = await inject(t, 'GET', '/console/login');
   assert.equal(form.status, 200);
-  const loginCookie = cookiesOf(form.headers).join('; ');
   const res = await inject(t, 'POST', '/console/login', {
-    cookie: loginCookie,
-    form: { _csrf: csrfOf(form.body), email, password: PASSWORD },
+    cookie: cookiesOf(form.headers).join('; '),
+    form: { _csrf: csrfOf(form.body), email, password },
+    ...(from ? { from } : {}),
   });
   assert.equal(res.status, 303, res.body);
   const cookie = cookiesOf(res.headers).find((c) => c.startsWith('console_session='));
   assert.ok(cookie, 'a session cookie is set');
-  const home = await inject(t, 'GET', '/console', { cookie });
-  assert.equal(home.status, 200);
+  return cookie;
+}
+
+/** A client of a signed-in session; its CSRF token is read from `page` (a page its session may see). */
+export async function clientOf(t: TestApp, email: string, role: StaffRole, cookie: string, page = '/console'): Promise<StaffClient> {
+  const home = await inject(t, 'GET', page, { cookie });
+  assert.equal(home.status, 200, `${page}: ${home.status} ${home.location ?? ''}`);
   const csrf = csrfOf(home.body);
-  const client: StaffClient = {
+  return {
     email,
     role,
     cookie,
@@ -88,7 +111,160 @@ export async function signIn(t: TestApp, role: StaffRole, email = `${role}@staff
       return inject(t, 'POST', url, { cookie, form: fields, ...(headers ? { headers } : {}) });
     },
   };
-  return client;
+}
+
+/** Signs in through the login form (as a browser does); the account is created first unless it exists. */
+export async function signIn(t: TestApp, role: StaffRole, email = `${role}@staff.example`): Promise<StaffClient> {
+  await ensureStaff(t, email, role);
+  return clientOf(t, email, role, await login(t, email));
 }
 
 export const CONSOLE_ENV = { CONSOLE_ENABLED: 'true', SANDBOX_SETTLE_MS: '0' };
+
+/** A form with a file, as a browser sends `enctype="multipart/form-data"`. */
+export function multipart(fields: Record<string, string>, file: { name: string; content: string }) {
+  const boundary = '----consoletest' + Math.random().toString(16).slice(2);
+  const parts = Object.entries(fields).map(
+    ([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`,
+  );
+  parts.push(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: text/csv\r\n\r\n${file.content}\r\n`,
+  );
+  return { payload: `${parts.join('')}--${boundary}--\r\n`, contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+// ---- every console route, in one table ----
+
+/** Records the generated tests create before calling the routes (test/console/route-security.test.ts). */
+export interface ConsoleRecords {
+  /** Two pending live top-ups of usr_super. */
+  topUpToApprove: string;
+  topUpToReject: string;
+  /** A completed live data order of usr_super. */
+  completedOrder: string;
+  /** A live data order of usr_super whose delivery is stuck. */
+  stuckOrder: string;
+  /** An active key of usr_customer. */
+  key: string;
+  /** A staff account no test signs in with. */
+  staffAccount: string;
+}
+
+export interface ConsoleRouteCase {
+  method: 'GET' | 'POST';
+  /** As registered (Fastify's pattern). */
+  url: string;
+  /** The least role that may use it, or public (PUBLIC_ROUTES in src/modules/console/routes.ts). */
+  role: StaffRole | 'public';
+  params?: (r: ConsoleRecords) => Record<string, string>;
+  /** A valid form, without its CSRF token; `n` makes values unique per call. */
+  form?: (r: ConsoleRecords, n: number) => Record<string, string>;
+  /** A multipart form with a file (the PIN upload). */
+  upload?: (r: ConsoleRecords, n: number) => { fields: Record<string, string>; file: { name: string; content: string } };
+  /** Open to a session that must still choose its password. */
+  duringPasswordChange?: true;
+  /** A valid call ends or changes its own session or account: it gets a fresh account of its own. */
+  ownAccount?: true;
+}
+
+/** Staff roles from least to most. */
+export const ROLES: readonly StaffRole[] = ['viewer', 'operator', 'admin'];
+
+export const CONSOLE_ROUTES: ConsoleRouteCase[] = [
+  { method: 'GET', url: '/console/login', role: 'public' },
+  { method: 'POST', url: '/console/login', role: 'public' },
+  { method: 'GET', url: '/console/assets/htmx.min.js', role: 'public' },
+  { method: 'GET', url: '/console/assets/console.css', role: 'public' },
+  { method: 'POST', url: '/console/logout', role: 'viewer', form: () => ({}), duringPasswordChange: true, ownAccount: true },
+  { method: 'GET', url: '/console/password', role: 'viewer', duringPasswordChange: true },
+  {
+    method: 'POST',
+    url: '/console/password',
+    role: 'viewer',
+    form: (_r, n) => ({ current: PASSWORD, password: `my own password ${n}`, repeat: `my own password ${n}` }),
+    duringPasswordChange: true,
+    ownAccount: true,
+  },
+  { method: 'GET', url: '/console', role: 'viewer' },
+  { method: 'POST', url: '/console/ledger/verify', role: 'operator', form: () => ({}) },
+  { method: 'GET', url: '/console/top-ups', role: 'viewer' },
+  {
+    method: 'POST',
+    url: '/console/top-ups/:id/approve',
+    role: 'operator',
+    params: (r) => ({ id: r.topUpToApprove }),
+    form: () => ({}),
+  },
+  {
+    method: 'POST',
+    url: '/console/top-ups/:id/reject',
+    role: 'operator',
+    params: (r) => ({ id: r.topUpToReject }),
+    form: () => ({ reason: 'no such payment' }),
+  },
+  { method: 'GET', url: '/console/orders', role: 'viewer' },
+  { method: 'GET', url: '/console/orders/:id', role: 'viewer', params: (r) => ({ id: r.completedOrder }) },
+  {
+    method: 'POST',
+    url: '/console/orders/:id/reverse',
+    role: 'admin',
+    params: (r) => ({ id: r.completedOrder }),
+    form: () => ({ reason: 'not delivered' }),
+  },
+  { method: 'POST', url: '/console/orders/:id/retry', role: 'operator', params: (r) => ({ id: r.stuckOrder }), form: () => ({}) },
+  { method: 'GET', url: '/console/inventory', role: 'viewer' },
+  {
+    method: 'POST',
+    url: '/console/inventory/upload',
+    role: 'operator',
+    upload: (_r, n) => ({
+      fields: { packageId: 'rcp_bece' },
+      file: { name: 'pins.csv', content: `username,password\nSEC-USER-${n},SEC-PIN-${n}\n` },
+    }),
+  },
+  { method: 'GET', url: '/console/partners', role: 'viewer' },
+  { method: 'GET', url: '/console/partners/:id', role: 'viewer', params: () => ({ id: 'usr_super' }) },
+  {
+    method: 'POST',
+    url: '/console/partners/:id/keys',
+    role: 'admin',
+    params: () => ({ id: 'usr_customer' }),
+    form: () => ({ mode: 'test' }),
+  },
+  {
+    method: 'POST',
+    url: '/console/keys/:id/revoke',
+    role: 'admin',
+    params: (r) => ({ id: r.key }),
+    form: () => ({ profileId: 'usr_customer' }),
+  },
+  { method: 'POST', url: '/console/partners/:id/suspend', role: 'admin', params: () => ({ id: 'usr_agent' }), form: () => ({}) },
+  {
+    method: 'POST',
+    url: '/console/partners/:id/reactivate',
+    role: 'admin',
+    params: () => ({ id: 'usr_suspended' }),
+    form: () => ({}),
+  },
+  { method: 'GET', url: '/console/staff', role: 'admin' },
+  {
+    method: 'POST',
+    url: '/console/staff',
+    role: 'admin',
+    form: (_r, n) => ({ email: `new-${n}@staff.example`, role: 'viewer' }),
+  },
+  {
+    method: 'POST',
+    url: '/console/staff/:id',
+    role: 'admin',
+    params: (r) => ({ id: r.staffAccount }),
+    form: () => ({ role: 'operator', status: 'active' }),
+  },
+  { method: 'GET', url: '/console/audit', role: 'viewer' },
+];
+
+export const consoleRouteKey = (route: { method: string; url: string }) => `${route.method} ${route.url}`;
+
+/** `/console/orders/:id` with `{ id: 'ord_1' }` → `/console/orders/ord_1`. */
+export const fillConsolePath = (url: string, params: Record<string, string>) =>
+  url.replace(/:([A-Za-z]+)/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));

@@ -201,11 +201,6 @@ export class ConsoleOperations {
     return report;
   }
 
-  /** A sign-in that was refused (the console bounds how many of these it records). */
-  recordRefusedSignIn(actor: Actor, detail: object) {
-    return this.s.audit.refused(actor, 'staff.login', { type: 'staff', id: actor.staffId }, detail);
-  }
-
   /** A request refused before it reached a service (role, CSRF): recorded with why. */
   recordRefusal(actor: Actor, action: string, recordId: string | null, why: string) {
     return this.s.audit.refused(actor, action, { type: null, id: recordId }, { reason: why });

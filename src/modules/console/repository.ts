@@ -1,12 +1,14 @@
+import type { Insertable } from 'kysely';
 import type { Database } from '../../db/connection.js';
-import type { StaffAccountRow, StaffRole } from '../../db/schema.js';
+import type { StaffAccountRow, StaffAccountsTable, StaffRole } from '../../db/schema.js';
 import type { Tx } from '../../db/unit-of-work.js';
 
 /** Staff accounts and their sessions. */
 export class StaffRepository {
   constructor(private readonly database: Database) {}
 
-  async insertAccount(tx: Tx, account: StaffAccountRow): Promise<void> {
+  /** A new account must choose its own password at first sign-in unless the row says otherwise. */
+  async insertAccount(tx: Tx, account: Insertable<StaffAccountsTable>): Promise<void> {
     await tx.execute(tx.qb.insertInto('staff_accounts').values(account));
   }
 
@@ -22,7 +24,7 @@ export class StaffRepository {
     return (await tx.execute(tx.qb.selectFrom('staff_accounts').selectAll().where('id', '=', id))).rows[0];
   }
 
-  async listAccounts(): Promise<Omit<StaffAccountRow, 'password_hash'>[]> {
+  async listAccounts(): Promise<Omit<StaffAccountRow, 'password_hash' | 'password_change_required'>[]> {
     return this.database.read
       .selectFrom('staff_accounts')
       .select(['id', 'email', 'role', 'status', 'last_login_at', 'created_at', 'updated_at'])
@@ -42,16 +44,18 @@ export class StaffRepository {
     return rows.map((r) => r.id);
   }
 
+  /** A password set here (a reset) is one its holder did not choose: they must change it at next sign-in. */
   async updateAccount(
     tx: Tx,
     id: string,
     change: { role?: StaffRole; status?: 'active' | 'disabled'; password_hash?: string },
     now: number,
   ): Promise<void> {
+    const oneTime = change.password_hash === undefined ? {} : { password_change_required: 1 };
     await tx.execute(
       tx.qb
         .updateTable('staff_accounts')
-        .set({ ...change, updated_at: now })
+        .set({ ...change, ...oneTime, updated_at: now })
         .where('id', '=', id),
     );
   }
@@ -83,7 +87,7 @@ export class StaffRepository {
     return this.database.read
       .selectFrom('staff_sessions as s')
       .innerJoin('staff_accounts as a', 'a.id', 's.staff_id')
-      .select(['s.id', 's.staff_id', 's.csrf_token', 's.expires_at', 'a.email', 'a.role', 'a.status'])
+      .select(['s.id', 's.staff_id', 's.csrf_token', 's.expires_at', 'a.email', 'a.role', 'a.status', 'a.password_change_required'])
       .where('s.id', '=', id)
       .executeTakeFirst();
   }
@@ -98,5 +102,30 @@ export class StaffRepository {
 
   async deleteExpiredSessions(tx: Tx, now: number): Promise<void> {
     await tx.execute(tx.qb.deleteFrom('staff_sessions').where('expires_at', '<=', now));
+  }
+
+  // ---- the holder's own password ----
+
+  async findAccountById(id: string): Promise<StaffAccountRow | undefined> {
+    return this.database.read.selectFrom('staff_accounts').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /**
+   * The password its holder chose, replacing `previousHash`; false when the password changed
+   * meanwhile (a reset, another change), so a change never overwrites one it did not check.
+   */
+  async setOwnPassword(tx: Tx, id: string, previousHash: string, hash: string, now: number): Promise<boolean> {
+    const result = await tx.execute(
+      tx.qb
+        .updateTable('staff_accounts')
+        .set({ password_hash: hash, password_change_required: 0, updated_at: now })
+        .where('id', '=', id)
+        .where('password_hash', '=', previousHash),
+    );
+    return Number(result.numAffectedRows ?? 0) === 1;
+  }
+
+  async deleteSessionsOfExcept(tx: Tx, staffId: string, keptSessionId: string): Promise<void> {
+    await tx.execute(tx.qb.deleteFrom('staff_sessions').where('staff_id', '=', staffId).where('id', '!=', keptSessionId));
   }
 }

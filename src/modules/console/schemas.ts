@@ -22,6 +22,15 @@ export const LoginBody = Type.Object({
 });
 export type LoginBody = Static<typeof LoginBody>;
 
+/** The change-password form: the current password, and the new one twice. */
+export const PasswordBody = Type.Object({
+  ...Csrf,
+  current: Type.String({ maxLength: 1024 }),
+  password: Type.String({ maxLength: 1024 }),
+  repeat: Type.String({ maxLength: 1024 }),
+});
+export type PasswordBody = Static<typeof PasswordBody>;
+
 export const ReasonBody = Type.Object({ ...Csrf, reason: Type.String({ maxLength: 500 }) });
 export type ReasonBody = Static<typeof ReasonBody>;
 

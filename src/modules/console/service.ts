@@ -40,6 +40,12 @@ export interface StaffSession {
   expiresAt: number;
 }
 
+/** A session as each console request finds it: also whether its holder must first choose a password. */
+export interface LiveSession extends StaffSession {
+  /** The account's password is a one-time one (docs/console.md, "Passwords"). */
+  passwordChangeRequired: boolean;
+}
+
 /** Failed sign-ins tolerated per e-mail and per address within the window, before sign-in is refused. */
 export const LOGIN_LIMITS = { perEmail: 5, perAddress: 20, windowMs: 15 * 60_000 };
 
@@ -262,7 +268,7 @@ export class StaffService {
   }
 
   /** The live session of a cookie token, or null (unknown, expired, or its account disabled). */
-  async session(token: string): Promise<StaffSession | null> {
+  async session(token: string): Promise<LiveSession | null> {
     const row = await this.staff.findSession(sessionId(token));
     if (!row || row.status !== 'active' || Number(row.expires_at) <= this.clock()) return null;
     return {
@@ -272,6 +278,7 @@ export class StaffService {
       role: row.role,
       csrfToken: row.csrf_token,
       expiresAt: Number(row.expires_at),
+      passwordChangeRequired: Number(row.password_change_required) === 1,
     };
   }
 
@@ -279,6 +286,48 @@ export class StaffService {
     await this.database.unit(async (tx) => {
       await this.staff.deleteSession(tx, session.id);
       await this.audit.record(tx, actor, 'staff.logout', { type: 'staff', id: session.staffId });
+    });
+  }
+
+  // ---- the holder's own password (docs/console.md, "Passwords") ----
+
+  /**
+   * The signed-in holder replaces their password: the current one must match, the new one must be
+   * at least MIN_PASSWORD_LENGTH long and differ from it. The one-time flag clears, every other
+   * session of the account ends, and the audit row commits in the same unit as the change.
+   */
+  async changePassword(
+    actor: Actor,
+    session: StaffSession,
+    passwords: { current: string; next: string },
+  ): Promise<void> {
+    const { current, next } = passwords;
+    if (next.length < MIN_PASSWORD_LENGTH)
+      throw invalid('INVALID_REQUEST', `The new password needs at least ${MIN_PASSWORD_LENGTH} characters`);
+    if (next.normalize('NFKC') === current.normalize('NFKC'))
+      throw invalid('INVALID_REQUEST', 'The new password must differ from the current one');
+    const row = await this.staff.findAccountById(session.staffId);
+    if (!row || row.status !== 'active') throw unauthenticated('Your session has ended: sign in again');
+    // Guesses of the current password are limited like sign-ins (per account), and counted before hashing.
+    const attempt = this.throttle.begin([[`password:${row.id}`, LOGIN_LIMITS.perEmail]]);
+    if ('blockedFor' in attempt) {
+      throw forbidden('RATE_LIMITED', `Too many wrong passwords; try again in ${Math.ceil(attempt.blockedFor / 60)} min`);
+    }
+    let matches: boolean;
+    try {
+      matches = await verifyPassword(current, row.password_hash);
+    } catch (error) {
+      attempt.release();
+      throw error instanceof HasherBusy ? busy() : error;
+    }
+    if (!matches) throw forbidden('INVALID_REQUEST', 'The current password is wrong');
+    attempt.release();
+    const hash = await hashed(next);
+    await this.database.unit(async (tx) => {
+      if (!(await this.staff.setOwnPassword(tx, row.id, row.password_hash, hash, this.clock())))
+        throw conflict('INVALID_REQUEST', 'The password was changed meanwhile: sign in again');
+      await this.staff.deleteSessionsOfExcept(tx, row.id, session.id);
+      await this.audit.record(tx, actor, 'staff.change_password', { type: 'staff', id: row.id });
     });
   }
 }

@@ -1,0 +1,147 @@
+import { ORDER_STATES, type OrderRow, type StaffRole } from '../../../db/schema.js';
+import type { StaffOrderDetail } from '../../orders/service.js';
+import { mayAct } from '../service.js';
+import { at, ghs } from './frame.js';
+
+/** The search form as the staff member filled it in (echoed back). */
+export interface OrderSearchForm {
+  q: string;
+  profileId: string;
+  state: string;
+  from: string;
+  to: string;
+}
+
+export interface OrderLine {
+  id: string;
+  shortReference: string;
+  createdAt: string;
+  profileId: string;
+  mode: string;
+  type: string;
+  msisdn: string;
+  amount: string;
+  state: string;
+}
+
+export interface OrdersView {
+  form: OrderSearchForm;
+  /** The state filter's choices ('' for any). */
+  states: string[];
+  /** null: nothing searched yet. */
+  results: OrderLine[] | null;
+}
+
+export interface RecipientLine {
+  idx: number;
+  msisdn: string;
+  package: string;
+  amount: string;
+  status: string;
+  attempt: number;
+  providerRef: string;
+  submittedAt: string;
+  completedAt: string;
+  error: string;
+  /** The delivery's outbox step, or a dash. */
+  outbox: string;
+}
+
+export interface LedgerLine {
+  id: string;
+  at: string;
+  kind: string;
+  available: string;
+  held: string;
+  availableAfter: string;
+  memo: string;
+}
+
+export interface OrderView {
+  id: string;
+  shortReference: string;
+  state: string;
+  profileId: string;
+  mode: string;
+  /** `data`, or `data (bulk)`. */
+  type: string;
+  package: string;
+  amount: string;
+  createdAt: string;
+  completedAt: string;
+  paymentReference: string;
+  error: string | null;
+  /** `<when>: <reason>` of a reversed order. */
+  reversal: string | null;
+  recipients: RecipientLine[];
+  ledger: LedgerLine[];
+  canReverse: boolean;
+  canRetry: boolean;
+}
+
+const orderLine = (o: OrderRow): OrderLine => ({
+  id: o.id,
+  shortReference: o.short_reference,
+  createdAt: at(o.created_at),
+  profileId: o.profile_id,
+  mode: o.mode,
+  type: o.order_type,
+  msisdn: o.beneficiary_msisdn,
+  amount: ghs(o.amount),
+  state: o.state,
+});
+
+export const ordersView = (form: OrderSearchForm, results: OrderRow[] | null): OrdersView => ({
+  form,
+  states: ['', ...ORDER_STATES],
+  results: results === null ? null : results.map(orderLine),
+});
+
+/** An order's page; `now` and `stuckAfterMs` tell whether a delivery is stuck (and may be retried). */
+export function orderView(d: StaffOrderDetail, role: StaffRole, stuckAfterMs: number, now: number): OrderView {
+  const o = d.order;
+  const stuck = d.items.some(
+    (i) => (i.status === 'pending' || i.status === 'processing') && now - Number(i.updated_at) > stuckAfterMs,
+  );
+  return {
+    id: o.id,
+    shortReference: o.short_reference,
+    state: o.state,
+    profileId: o.profile_id,
+    mode: o.mode,
+    type: `${o.order_type}${o.is_bulk ? ' (bulk)' : ''}`,
+    package: `${o.operator_name} · ${o.package_label}`,
+    amount: ghs(o.amount),
+    createdAt: at(o.created_at),
+    completedAt: at(o.completed_at),
+    paymentReference: o.payment_reference ?? '—',
+    error: o.error_message || null,
+    reversal: o.reversal_reason ? `${at(o.reversed_at)}: ${o.reversal_reason}` : null,
+    recipients: d.items.map((i) => ({
+      idx: Number(i.idx),
+      msisdn: i.beneficiary_msisdn,
+      package: i.package_label,
+      amount: ghs(i.amount),
+      status: i.status,
+      attempt: Number(i.attempt),
+      providerRef: i.provider_ref ?? '—',
+      submittedAt: at(i.submitted_at),
+      completedAt: at(i.completed_at),
+      error: i.error_message ?? '',
+      outbox: i.outbox_kind
+        ? `${i.outbox_kind} at ${at(i.outbox_run_at)}, tries ${String(i.outbox_tries)}${i.outbox_last_error ? `, last error: ${i.outbox_last_error}` : ''}`
+        : '—',
+    })),
+    ledger: d.ledger.map((e) => ({
+      id: String(e.id),
+      at: at(e.created_at),
+      kind: e.kind,
+      available: ghs(e.available_delta),
+      held: ghs(e.held_delta),
+      availableAfter: ghs(e.available_after),
+      memo: e.memo ?? '',
+    })),
+    canReverse: o.state === 'completed' && o.order_type === 'data' && mayAct(role, 'admin'),
+    canRetry: stuck && mayAct(role, 'operator'),
+  };
+}

@@ -1,0 +1,112 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { StaffRole } from '../../../db/schema.js';
+import type { Clock } from '../../../domain/types.js';
+import type { Actor, AuditAction, AuditTrail } from '../../audit/service.js';
+import { pageFrame, type PageFrame } from '../models/frame.js';
+import type { ConsoleOperations } from '../operations.js';
+import type { LiveSession, StaffService } from '../service.js';
+import type { SignInFailures } from '../sign-in-failures.js';
+import { HtmlPage } from '../schemas.js';
+
+/** What a console page needs, declared on its route (`config.console`); see ../routes.ts. */
+export interface ConsoleAccess {
+  /** The least role that may use it. */
+  role: StaffRole;
+  /** An action's audit name: a refusal for the role is recorded under it. */
+  action?: AuditAction;
+  /** Open to a session whose holder must still choose a password (the change-password page, sign-out). */
+  duringPasswordChange?: true;
+}
+
+/** What every resource's routes are given by the console plugin. */
+export interface ConsoleDeps {
+  operations: ConsoleOperations;
+  staff: StaffService;
+  audit: AuditTrail;
+  signInFailures: SignInFailures;
+  cookies: ConsoleCookies;
+  orderStuckAfterMs: number;
+  clock: Clock;
+}
+
+export interface ConsoleCookies {
+  secure: boolean;
+  /** Seconds. */
+  sessionMaxAge: number;
+}
+
+export const SESSION_COOKIE = 'console_session';
+export const LOGIN_COOKIE = 'console_login';
+
+export const cookieOptions = (cookies: ConsoleCookies) => ({
+  path: '/console',
+  httpOnly: true,
+  sameSite: 'strict' as const,
+  secure: cookies.secure,
+  signed: true,
+});
+
+export const clearCookieOptions = (cookies: ConsoleCookies) => ({
+  path: '/console',
+  httpOnly: true,
+  sameSite: 'strict' as const,
+  secure: cookies.secure,
+});
+
+/** A page any signed-in staff member may read, or one that needs more. */
+export const read = (role: StaffRole = 'viewer'): { console: ConsoleAccess } => ({ console: { role } });
+/** An action: its least role and its audit name. */
+export const act = (role: StaffRole, action: AuditAction): { console: ConsoleAccess } => ({ console: { role, action } });
+
+/** Every page is HTML and none is in the API's OpenAPI document. */
+export const PAGE = { hide: true, response: { 200: HtmlPage } } as const;
+
+/** Messages of the redirect after an action (`?notice=`): a fixed list, so nothing is reflected. */
+const NOTICES: Record<string, string> = {
+  approved: 'Top-up approved: the wallet is credited.',
+  rejected: 'Top-up rejected.',
+  reversed: 'Order reversed: the partner is refunded.',
+  retried: 'Stuck deliveries are due again: the worker picks them up now.',
+  revoked: 'Key revoked.',
+  suspended: 'Profile suspended: its keys are refused from now on.',
+  reactivated: 'Profile reactivated.',
+  saved: 'Saved.',
+  password: 'Password changed: your other sessions have ended.',
+};
+
+export const html = (reply: FastifyReply, body: string, status = 200) =>
+  reply.code(status).type('text/html; charset=utf-8').send(body);
+
+export const seeOther = (reply: FastifyReply, url: string) => reply.code(303).header('location', url).send();
+
+/** Whether a form's token is the expected one (in constant time). */
+export function sameToken(given: unknown, expected: string): boolean {
+  if (typeof given !== 'string') return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** The session of a request that needs one (the plugin's hook has made sure it has one). */
+export function sessionOf(request: FastifyRequest): LiveSession {
+  if (!request.staff) throw new Error(`console route ${request.url} ran without a session`);
+  return request.staff;
+}
+
+/** Who acts, as the audit trail records it. */
+export const actorOf = (request: FastifyRequest): Actor => ({
+  staffId: request.staff?.staffId ?? null,
+  name: request.staff?.email ?? 'anonymous',
+  address: request.ip,
+});
+
+export const frameOf = (request: FastifyRequest, title: string, active: string, notice?: string): PageFrame =>
+  pageFrame(sessionOf(request), title, active, notice === undefined ? undefined : NOTICES[notice]);
+
+/** The id a request's path names, as the audit trail records it (refusals before the handler ran). */
+export function recordOf(request: FastifyRequest): string | null {
+  const params: unknown = request.params;
+  if (typeof params !== 'object' || params === null || !('id' in params)) return null;
+  return typeof params.id === 'string' ? params.id.slice(0, 128) : null;
+}

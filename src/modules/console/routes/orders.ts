@@ -1,0 +1,59 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { orderView, ordersView } from '../models/orders.js';
+import { CsrfOnly, IdParams, NoticeQuery, OrderSearchQuery, ReasonBody } from '../schemas.js';
+import { orderPage, ordersPage } from '../views/orders.js';
+import { act, actorOf, frameOf, html, PAGE, read, seeOther, sessionOf, type ConsoleDeps } from './common.js';
+
+/** A UTC day (`2026-01-31`) as the time it starts. */
+const dayStart = (date: string | undefined) => (date ? Date.parse(`${date}T00:00:00Z`) : undefined);
+
+export const orderRoutes: FastifyPluginAsyncTypebox<ConsoleDeps> = async (app, deps) => {
+  const { operations: ops } = deps;
+
+  app.get('/console/orders', { schema: { ...PAGE, querystring: OrderSearchQuery }, config: read() }, async (request, reply) => {
+    const q = request.query;
+    const form = { q: q.q ?? '', profileId: q.profileId ?? '', state: q.state ?? '', from: q.from ?? '', to: q.to ?? '' };
+    const searched = Boolean(form.q.trim() || form.profileId.trim() || form.state || form.from || form.to);
+    const to = dayStart(q.to);
+    const results = searched
+      ? await ops.searchOrders({
+          text: form.q.trim() || undefined,
+          profileId: form.profileId.trim() || undefined,
+          state: q.state || undefined,
+          from: dayStart(q.from),
+          to: to === undefined ? undefined : to + 86_400_000,
+          limit: 100,
+        })
+      : null;
+    return html(reply, ordersPage(frameOf(request, 'Orders', 'orders'), ordersView(form, results)));
+  });
+
+  app.get(
+    '/console/orders/:id',
+    { schema: { ...PAGE, params: IdParams, querystring: NoticeQuery }, config: read() },
+    async (request, reply) => {
+      const order = orderView(await ops.order(request.params.id), sessionOf(request).role, deps.orderStuckAfterMs, deps.clock());
+      return html(reply, orderPage(frameOf(request, `Order ${order.shortReference}`, 'orders', request.query.notice), order));
+    },
+  );
+
+  app.post(
+    '/console/orders/:id/reverse',
+    { schema: { hide: true, params: IdParams, body: ReasonBody }, config: act('admin', 'order.reverse') },
+    async (request, reply) => {
+      const { id } = request.params;
+      await ops.reverseOrder(actorOf(request), id, request.body.reason);
+      return seeOther(reply, `/console/orders/${encodeURIComponent(id)}?notice=reversed`);
+    },
+  );
+
+  app.post(
+    '/console/orders/:id/retry',
+    { schema: { hide: true, params: IdParams, body: CsrfOnly }, config: act('operator', 'order.retry') },
+    async (request, reply) => {
+      const { id } = request.params;
+      await ops.retryOrder(actorOf(request), id);
+      return seeOther(reply, `/console/orders/${encodeURIComponent(id)}?notice=retried`);
+    },
+  );
+};

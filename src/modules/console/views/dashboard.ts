@@ -1,0 +1,38 @@
+import { html as h } from 'ghtml';
+import type { DashboardView, VerifyLine } from '../models/dashboard.js';
+import type { PageFrame } from '../models/frame.js';
+import { csrfField, layout, table } from './layout.js';
+
+export function verifyResult(v: VerifyLine): string {
+  if (v.ok === null) return h`<p id="verify-result">${v.text}</p>`;
+  return h`<p id="verify-result" class="${v.ok ? 'ok' : 'bad'}">${v.text}</p>`;
+}
+
+export function dashboardPage(frame: PageFrame, d: DashboardView): string {
+  const stuckRows = d.stuck.map(
+    (s) =>
+      h`<tr><td><a href="/console/orders/${s.orderId}">${s.shortReference}</a></td><td>${s.mode}</td><td>${s.msisdn}</td><td>${s.status}</td><td>${s.since}</td><td>${s.nextStep}</td></tr>`,
+  );
+  const stockRows = d.stock.map(
+    (l) =>
+      h`<tr class="${l.low ? 'low' : ''}"><td>${l.packageId}</td><td>${l.name}</td><td>${l.stock}</td><td>${l.low ? 'LOW' : 'ok'}</td></tr>`,
+  );
+  const verifyForm = d.canVerify
+    ? h`<form method="post" action="/console/ledger/verify" hx-post="/console/ledger/verify" hx-target="#verify" hx-select="#verify" hx-swap="outerHTML">!${csrfField(frame.csrfToken)}<button type="submit">Run ledger verify</button></form>`
+    : '';
+  return layout(
+    frame,
+    h`<section class="cards">
+  <div class="card"><h2>Orders per minute</h2><p class="figure">${d.ordersPerMinute}</p><p>${d.ordersLastHour} orders in the last hour</p></div>
+  <div class="card"><h2>Failure rate</h2><p class="figure">${d.failureRate}</p><p>${d.failedLastHour} failed in the last hour</p></div>
+  <div class="card"><h2>Stuck deliveries</h2><p class="figure">${d.stuckCount}</p><p>open longer than ${d.stuckAfter}</p></div>
+  <div class="card"><h2>Pending top-ups</h2><p class="figure">${d.pendingTopUps}</p><p><a href="/console/top-ups">review</a></p></div>
+</section>
+<section>
+  <h2>Ledger verify</h2>
+  <div id="verify">!${verifyResult(d.verify)}!${verifyForm}</div>
+</section>
+<section><h2>Stuck deliveries</h2>!${table(['order', 'mode', 'number', 'status', 'since', 'next step'], stuckRows, 'None.')}</section>
+<section><h2>Result-checker stock</h2>!${table(['package', 'name', 'in stock', ''], stockRows, 'No packages.')}</section>`,
+  );
+}

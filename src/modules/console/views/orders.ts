@@ -1,0 +1,73 @@
+import { html as h } from 'ghtml';
+import type { PageFrame } from '../models/frame.js';
+import type { OrdersView, OrderView } from '../models/orders.js';
+import { csrfField, layout, table } from './layout.js';
+
+export function ordersPage(frame: PageFrame, view: OrdersView): string {
+  const { form } = view;
+  const states = view.states
+    .map((s) => h`<option value="${s}"!${form.state === s ? ' selected' : ''}>${s || 'any state'}</option>`)
+    .join('');
+  const rows = (view.results ?? []).map(
+    (o) =>
+      h`<tr><td><a href="/console/orders/${o.id}">${o.shortReference}</a></td><td>${o.id}</td><td>${o.createdAt}</td><td>${o.profileId}</td><td>${o.mode}</td><td>${o.type}</td><td>${o.msisdn}</td><td>${o.amount}</td><td>${o.state}</td></tr>`,
+  );
+  const found =
+    view.results === null
+      ? h`<p class="empty">Search by any criterion.</p>`
+      : table(
+          ['reference', 'order', 'created', 'profile', 'mode', 'type', 'number', 'amount', 'state'],
+          rows,
+          'No order matches.',
+        );
+  return layout(
+    frame,
+    h`<form method="get" action="/console/orders" class="search" hx-get="/console/orders" hx-target="#results" hx-select="#results" hx-swap="outerHTML" hx-push-url="true" hx-trigger="submit, input changed delay:400ms from:find input[name=q]">
+  <label>Reference, order id or number <input name="q" value="${form.q}" autofocus></label>
+  <label>Profile <input name="profileId" value="${form.profileId}"></label>
+  <label>State <select name="state">!${states}</select></label>
+  <label>From <input type="date" name="from" value="${form.from}"></label>
+  <label>To <input type="date" name="to" value="${form.to}"></label>
+  <button type="submit">Search</button>
+</form>
+<div id="results">!${found}</div>`,
+  );
+}
+
+export function orderPage(frame: PageFrame, o: OrderView): string {
+  const csrf = csrfField(frame.csrfToken);
+  const items = o.recipients.map(
+    (i) =>
+      h`<tr><td>${i.idx}</td><td>${i.msisdn}</td><td>${i.package}</td><td>${i.amount}</td><td>${i.status}</td><td>${i.attempt}</td><td>${i.providerRef}</td><td>${i.submittedAt}</td><td>${i.completedAt}</td><td>${i.error}</td><td>${i.outbox}</td></tr>`,
+  );
+  const ledger = o.ledger.map(
+    (e) =>
+      h`<tr><td>${e.id}</td><td>${e.at}</td><td>${e.kind}</td><td>${e.available}</td><td>${e.held}</td><td>${e.availableAfter}</td><td>${e.memo}</td></tr>`,
+  );
+  const actions: string[] = [];
+  if (o.canReverse) {
+    actions.push(
+      h`<form method="post" action="/console/orders/${o.id}/reverse" hx-confirm="Reverse ${o.shortReference} and refund the partner?">!${csrf}<label>Reason <input name="reason" required maxlength="500"></label><button type="submit">Reverse order</button></form>`,
+    );
+  }
+  if (o.canRetry) {
+    actions.push(
+      h`<form method="post" action="/console/orders/${o.id}/retry">!${csrf}<button type="submit">Retry stuck deliveries now</button></form>`,
+    );
+  }
+  const error = o.error ? h`<dt>Error</dt><dd>${o.error}</dd>` : '';
+  const reversal = o.reversal ? h`<dt>Reversed</dt><dd>${o.reversal}</dd>` : '';
+  return layout(
+    frame,
+    h`<dl class="facts">
+  <dt>Order</dt><dd>${o.id}</dd><dt>Reference</dt><dd>${o.shortReference}</dd><dt>State</dt><dd class="state">${o.state}</dd>
+  <dt>Profile</dt><dd><a href="/console/partners/${o.profileId}">${o.profileId}</a> (${o.mode})</dd>
+  <dt>Type</dt><dd>${o.type}</dd><dt>Package</dt><dd>${o.package}</dd>
+  <dt>Amount</dt><dd>${o.amount}</dd><dt>Created</dt><dd>${o.createdAt}</dd><dt>Completed</dt><dd>${o.completedAt}</dd>
+  <dt>Payment reference</dt><dd>${o.paymentReference}</dd>!${error}!${reversal}
+</dl>
+!${actions.length ? h`<section class="actions"><h2>Actions</h2>!${actions.join('')}</section>` : ''}
+<section><h2>Recipients and delivery attempts</h2>!${table(['#', 'number', 'package', 'amount', 'status', 'attempt', 'provider ref', 'submitted', 'completed', 'error', 'outbox'], items, 'No recipients.')}</section>
+<section><h2>Ledger entries</h2>!${table(['id', 'when', 'kind', 'available Δ', 'held Δ', 'available after', 'memo'], ledger, 'No ledger entry.')}</section>`,
+  );
+}

@@ -1,0 +1,241 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import Fastify from 'fastify';
+import { consoleRoutes } from '../../src/modules/console/routes.js';
+import { createTestApp, type TestApp } from '../helpers/app.js';
+import { KEYS } from '../helpers/keys.js';
+import { buySingle, newWorker, waitForState } from '../orders/support.js';
+import {
+  clientOf,
+  CONSOLE_ENV,
+  CONSOLE_ROUTES,
+  consoleRouteKey,
+  ensureStaff,
+  fillConsolePath,
+  inject,
+  login,
+  multipart,
+  ROLES,
+  signIn,
+  type ConsoleRecords,
+  type ConsoleRouteCase,
+  type Page,
+  type StaffClient,
+} from './support.js';
+
+/**
+ * Security tests generated for every console route of the table in ./support.ts (as
+ * test/http/route-security.test.ts does for the API): no session, each role below the one needed,
+ * a missing or another session's CSRF token, a session that must first choose its password; each
+ * refused without changing anything, and every answer `Cache-Control: no-store`. The table must
+ * name exactly the routes the console serves.
+ */
+
+describe('generated console route security tests (every route of test/console/support.ts)', () => {
+  let t: TestApp;
+  let records: ConsoleRecords;
+  const sessions = new Map<string, StaffClient>();
+  let otherAdmin: StaffClient;
+  let mustChange: StaffClient;
+  let calls = 0;
+
+  before(async () => {
+    t = await createTestApp({ env: CONSOLE_ENV });
+    const topUp = async (reference: string) => {
+      const res = await t.call('POST', '/api/v1/top-ups/request', {
+        key: KEYS.superLive,
+        body: { amount: 12.5, method: 'momo', reference },
+      });
+      assert.equal(res.status, 201, JSON.stringify(res.body));
+      return res.body.data._id as string;
+    };
+    const completed = await buySingle(t, KEYS.superLive, '0244870051');
+    await newWorker(t).drain();
+    await waitForState(t, KEYS.superLive, completed.body.data.orderId, ['completed']);
+    const stuck = await buySingle(t, KEYS.superLive, '0244870052');
+    const stuckOrder = stuck.body.data.orderId as string;
+    await t.database.db
+      .updateTable('order_items')
+      .set({ updated_at: Date.now() - 3_600_000 })
+      .where('order_id', '=', stuckOrder)
+      .execute();
+    for (const role of ROLES) sessions.set(role, await signIn(t, role));
+    otherAdmin = await signIn(t, 'admin', 'other-admin@staff.example');
+    await ensureStaff(t, 'must-change@staff.example', 'admin', false);
+    mustChange = await clientOf(t, 'must-change@staff.example', 'admin', await login(t, 'must-change@staff.example'), '/console/password');
+    const actor = { staffId: null, name: 'cli:test', address: null };
+    records = {
+      topUpToApprove: await topUp('SEC-CONSOLE-1'),
+      topUpToReject: await topUp('SEC-CONSOLE-2'),
+      completedOrder: completed.body.data.orderId,
+      stuckOrder,
+      key: (await t.ctx.console.createKey(actor, 'usr_customer', 'test')).id,
+      staffAccount: await ensureStaff(t, 'target@staff.example', 'viewer'),
+    };
+  });
+  after(() => t.close());
+
+  /** Everything a console action could change, but the audit trail's refusals. */
+  async function state() {
+    const db = t.database.db;
+    const [wallets, topUps, orders, outbox, keys, profiles, staff, sessionCount, credentials, done] = await Promise.all([
+      db.selectFrom('wallets').select(['id', 'available', 'held']).orderBy('id').execute(),
+      db.selectFrom('top_ups').select(['id', 'status']).orderBy('id').execute(),
+      db.selectFrom('orders').select(['id', 'state']).orderBy('id').execute(),
+      db.selectFrom('outbox').select(['id', 'run_at', 'tries']).orderBy('id').execute(),
+      db.selectFrom('api_keys').select(['id', 'revoked']).orderBy('id').execute(),
+      db.selectFrom('profiles').select(['id', 'status']).orderBy('id').execute(),
+      db
+        .selectFrom('staff_accounts')
+        .select(['id', 'role', 'status', 'password_hash', 'password_change_required'])
+        .orderBy('id')
+        .execute(),
+      db.selectFrom('staff_sessions').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow(),
+      db.selectFrom('rc_credentials').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow(),
+      db
+        .selectFrom('audit_log')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('outcome', '=', 'ok')
+        .executeTakeFirstOrThrow(),
+    ]);
+    return JSON.stringify({ wallets, topUps, orders, outbox, keys, profiles, staff, sessionCount, credentials, done });
+  }
+
+  /** The route's valid call (its params and form), as `who` sends it; `csrf`: the token sent (null: none). */
+  async function send(route: ConsoleRouteCase, who: { cookie?: string } | null, csrf: string | null): Promise<Page> {
+    const url = fillConsolePath(route.url, route.params?.(records) ?? {});
+    const cookie = who?.cookie;
+    const n = calls++;
+    if (route.upload) {
+      const { fields, file } = route.upload(records, n);
+      const form = multipart(csrf === null ? fields : { _csrf: csrf, ...fields }, file);
+      const res = await t.app.inject({
+        method: 'POST',
+        url,
+        headers: { 'content-type': form.contentType, ...(cookie ? { cookie } : {}) },
+        payload: form.payload,
+      });
+      return { status: res.statusCode, body: res.body, headers: res.headers, location: res.headers.location };
+    }
+    if (route.method === 'GET') return inject(t, 'GET', url, cookie ? { cookie } : {});
+    const form = { ...(route.form?.(records, n) ?? {}), ...(csrf === null ? {} : { _csrf: csrf }) };
+    return inject(t, 'POST', url, { form, ...(cookie ? { cookie } : {}) });
+  }
+
+  function noStore(res: Page, what: string) {
+    assert.equal(res.headers['cache-control'], 'no-store', `${what}: Cache-Control`);
+  }
+
+  /** `attempt` must be refused with `status` (and a redirect to `location`) and change nothing. */
+  async function refused(what: string, attempt: () => Promise<Page>, status: number, location?: string) {
+    const before = await state();
+    const res = await attempt();
+    assert.equal(res.status, status, `${what}: ${res.status} ${res.location ?? ''} ${res.body.slice(0, 300)}`);
+    if (location !== undefined) assert.equal(res.location, location, what);
+    noStore(res, what);
+    assert.equal(await state(), before, `${what} changed something`);
+  }
+
+  test('the table names every console route the app serves, and only those', () => {
+    const served = t.app.routeIndex
+      .list()
+      .filter((r) => r.method !== 'HEAD' && r.url.startsWith('/console'))
+      .map(consoleRouteKey)
+      .sort();
+    assert.deepEqual(served, CONSOLE_ROUTES.map(consoleRouteKey).sort(), 'a console route was added or removed: update test/console/support.ts');
+  });
+
+  test('a console route that declares no role is refused at start-up', async () => {
+    const app = Fastify();
+    app.register(async (scope) => {
+      await consoleRoutes(scope, {
+        operations: t.ctx.console,
+        staff: t.ctx.staff,
+        audit: t.ctx.audit,
+        cookieSecret: Buffer.alloc(32, 1),
+        secureCookie: false,
+        sessionTtlMs: 60_000,
+        orderStuckAfterMs: 60_000,
+        clock: Date.now,
+      });
+      scope.get('/console/forgotten', async () => 'anyone may read this');
+    });
+    await assert.rejects(async () => {
+      await app.ready();
+    }, /console route GET \/console\/forgotten declares no role/);
+    await app.close();
+  });
+
+  for (const route of CONSOLE_ROUTES) {
+    describe(consoleRouteKey(route), () => {
+      if (route.role === 'public') {
+        test('open without a session, Cache-Control: no-store', async () => {
+          const res = await send(route, null, 'x');
+          assert.ok(res.status < 500, `${res.status}`);
+          assert.notEqual(res.status, 401);
+          noStore(res, 'public');
+        });
+        return;
+      }
+      const needed = route.role;
+
+      test(
+        route.method === 'GET'
+          ? 'without a session: a redirect to the sign-in form'
+          : 'without a session: 401, nothing changes',
+        async () => {
+          if (route.method === 'GET') await refused('no session', () => send(route, null, null), 303, '/console/login');
+          else await refused('no session', () => send(route, null, 'x'), 401);
+          await refused('a partner key', () => inject(t, route.method, fillConsolePath(route.url, route.params?.(records) ?? {}), {
+            headers: { 'x-api-key': KEYS.superLive },
+          }), route.method === 'GET' ? 303 : 401);
+        },
+      );
+
+      const below = ROLES.slice(0, ROLES.indexOf(needed));
+      if (below.length > 0) {
+        test(`${below.join(' and ')}: 403, nothing changes`, async () => {
+          for (const role of below) {
+            const session = sessions.get(role);
+            assert.ok(session);
+            await refused(role, () => send(route, session, session.csrf), 403);
+          }
+        });
+      }
+
+      if (route.method === 'POST') {
+        test('without the CSRF token, or with another session’s: 403, nothing changes', async () => {
+          const admin = sessions.get('admin');
+          assert.ok(admin);
+          await refused('no token', () => send(route, admin, null), 403);
+          await refused('another session’s token', () => send(route, admin, otherAdmin.csrf), 403);
+        });
+      }
+
+      if (!route.duringPasswordChange) {
+        test(
+          route.method === 'GET'
+            ? 'a one-time password not yet changed: a redirect to the change-password page'
+            : 'a one-time password not yet changed: 403, nothing changes',
+          async () => {
+            if (route.method === 'GET') await refused('must change', () => send(route, mustChange, null), 303, '/console/password');
+            else await refused('must change', () => send(route, mustChange, mustChange.csrf), 403);
+          },
+        );
+      }
+
+      test(`${needed} with a valid form: done, Cache-Control: no-store`, async () => {
+        let session = sessions.get(needed);
+        if (route.ownAccount) {
+          const email = `own-${calls}@staff.example`;
+          await ensureStaff(t, email, needed);
+          session = await clientOf(t, email, needed, await login(t, email));
+        }
+        assert.ok(session);
+        const res = await send(route, session, session.csrf);
+        assert.ok(res.status === 200 || res.status === 303, `${res.status}: ${res.body.slice(0, 300)}`);
+        noStore(res, 'done');
+      });
+    });
+  }
+});
