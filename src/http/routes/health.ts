@@ -23,9 +23,10 @@ function pingWithin(database: Database, ms: number): Promise<void> {
 }
 
 /**
- * GET /healthz, no key (liveness): 200 once migrations are done (the app is built after them) and the database answers.
- * GET /readyz, no key (readiness): 200 only while the process takes traffic; 503 while migrations run (the boot
- * listener answers then, startBootListener in src/ops/listeners.ts), while the database does not answer, and from the shutdown signal on.
+ * GET /healthz, no key (liveness): 200 once migrations are done (the app is built after them) and
+ * the database answers. GET /readyz, no key (readiness): 200 only while the process takes traffic;
+ * 503 while migrations run (the boot listener answers then: startBootListener in
+ * src/ops/listeners.ts), while the database does not answer, and from the shutdown signal on.
  */
 export const healthRoutes: FastifyPluginAsyncTypebox<{ database: Database; lifecycle?: Lifecycle }> = async (
   app,

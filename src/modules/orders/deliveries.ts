@@ -137,8 +137,8 @@ export class DeliveryService {
 
   /**
    * Books the outcome of one delivery exactly once: completed spends the hold, failed returns it
-   * to available (docs/order-lifecycle.md, "The money at each step"). Returns false, changing nothing, when the item already left that
-   * state (settled before, or retried since).
+   * to available (docs/order-lifecycle.md, "The money at each step"). Returns false, changing
+   * nothing, when the item already left that state (settled before, or retried since).
    */
   async settle(s: Settlement): Promise<boolean> {
     return this.database.unit(async (tx) => {

@@ -28,8 +28,8 @@ import {
 } from './schemas.js';
 
 /**
- * Data bundle purchases (docs/order-lifecycle.md, "Rules that can refuse a purchase", "Bulk orders" and "The money at each step"). Each purchase's money path is one
- * function: the checks, then one unit of work that holds the money (available → held) with its
+ * Data bundle purchases (docs/order-lifecycle.md: "Rules that can refuse a purchase", "Bulk
+ * orders", "The money at each step"). Each purchase's money path is one function: the checks, then one unit of work that holds the money (available → held) with its
  * ledger entry and writes the order, its items and their outbox rows with it. The database backs
  * the checks under concurrency: the wallet update refuses to go below zero, and unique indexes
  * refuse a second open delivery per number and mode and a repeated payment reference.
@@ -223,7 +223,10 @@ export class PurchaseService {
     return placed;
   }
 
-  /** buy-bulk (docs/order-lifecycle.md, "Rules that can refuse a purchase"): every recipient is checked before anything is written; one hold per recipient. */
+  /**
+   * buy-bulk (docs/order-lifecycle.md, "Rules that can refuse a purchase"): every recipient is
+   * checked before anything is written; one hold per recipient.
+   */
   async buyBulk(caller: Caller, body: BuyBulkBody): Promise<BuyBulkResult> {
     const code = 'BUY_DATA_BULK_FAILED';
     requireBulkRole(caller);

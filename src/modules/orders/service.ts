@@ -133,8 +133,9 @@ export class OrderService {
   }
 
   /**
-   * Staff refund of a completed data order (docs/order-lifecycle.md, "The money at each step"; docs/cli.md, orders reverse): state → reversed and the amount that
-   * was spent (a bulk order: its completed recipients) back to available, exactly once.
+   * Staff refund of a completed data order (docs/order-lifecycle.md, "The money at each step";
+   * docs/cli.md, orders reverse): state → reversed and the amount that was spent (a bulk order:
+   * its completed recipients) back to available, exactly once, with its audit row.
    */
   async reverse(actor: Actor, orderId: string, reason: string): Promise<Reversal> {
     const why = reason.trim();

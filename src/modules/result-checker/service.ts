@@ -132,8 +132,8 @@ export class ResultCheckerService {
   }
 
   /**
-   * POST /api/v1/result-checker/buy-single (docs/order-lifecycle.md, "Result checkers"): debit, then assign one credential, in one unit of work. Out of stock:
-   * the debit is refunded and the failed attempt recorded (an audit trail that nets to zero) before
+   * POST /api/v1/result-checker/buy-single (docs/order-lifecycle.md, "Result checkers"): debit,
+   * then assign one credential, in one unit of work. Out of stock: the debit is refunded and the failed attempt recorded (an audit trail that nets to zero) before
    * the call answers 409.
    */
   async buySingle(caller: Caller, input: RcItemInput): Promise<RcPurchase> {
@@ -223,8 +223,8 @@ export class ResultCheckerService {
   }
 
   /**
-   * POST /api/v1/result-checker/buy-bulk (docs/api.md, "Result checkers"): each item validated on its own; one debit for the total of the valid
-   * items; each then gets a credential or fails and is refunded. Every item failing is 409 with
+   * POST /api/v1/result-checker/buy-bulk (docs/api.md, "Result checkers"): each item validated on
+   * its own; one debit for the total of the valid items; each then gets a credential or fails and is refunded. Every item failing is 409 with
    * everything refunded.
    */
   async buyBulk(caller: Caller, items: readonly RcItemInput[]): Promise<RcBulkPurchase> {
@@ -361,7 +361,10 @@ export class ResultCheckerService {
     };
   }
 
-  /** GET /api/v1/result-checker/orders/{orderId}/status: the caller's own transaction in the key's mode; the credential only once completed. */
+  /**
+   * GET /api/v1/result-checker/orders/{orderId}/status: the caller's own transaction in the key's
+   * mode; the credential only once completed.
+   */
   async status(owner: Owner, transactionId: string): Promise<RcTransaction> {
     const t = await this.rc.findOwnTransaction(owner, transactionId);
     if (!t) throw notFound('ORDER_NOT_FOUND', `Result-checker transaction ${transactionId} not found`);
