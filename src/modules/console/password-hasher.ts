@@ -17,10 +17,16 @@ export interface ScryptCost {
 /** The queue is full: refuse the sign-in now (the caller answers "busy, try again"). */
 export class HasherBusy extends Error {}
 
+/** The hashing thread's nice value: below the request thread's 0, not so low that a busy host starves it. */
+const HASHING_NICE = 10;
+
 // A CommonJS script evaluated in the worker (no file to resolve, under tsx or from dist/ alike).
+// On Linux a nice value is per thread, and os.setPriority() with no pid sets the calling thread's:
+// the hashing thread yields the CPU to the thread that serves requests whenever both want it.
 const WORKER_SOURCE = `
 const { parentPort } = require('node:worker_threads');
 const { scryptSync } = require('node:crypto');
+try { require('node:os').setPriority(${HASHING_NICE}); } catch {}
 parentPort.on('message', (m) => {
   try {
     const key = scryptSync(m.password, Buffer.from(m.salt), m.keyLength, { N: m.N, r: m.r, p: m.p, maxmem: m.maxmem });
