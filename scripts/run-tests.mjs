@@ -50,7 +50,7 @@ function distStaleness() {
 
 /**
  * Tests that start the CLI as a process start the compiled dist/cli/index.js (TEST_CLI=dist,
- * test/helpers/cli.ts) when it is built from the current src/: tsx would compile src/ on every
+ * test/support/cli.ts) when it is built from the current src/: tsx would compile src/ on every
  * start, several CPU-seconds each. `npm test` has just built it; otherwise it is built here first.
  * If the build fails, they run src/ through tsx.
  */

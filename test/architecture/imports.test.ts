@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { ROOT } from '../helpers/cli.js';
+import { ROOT } from '../support/repo.js';
 
 /**
  * The architecture, checked on the source itself: domain code never reaches into the HTTP edge,

@@ -4,12 +4,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
-import { createTestApp, type TestApp } from '../helpers/app.js';
-import { KEYS } from '../helpers/keys.js';
-import { waitFor } from '../helpers/wait.js';
-import { buySingle, newWorker, runCli, waitForState } from '../orders/support.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+import { KEYS } from '../support/keys.js';
+import { waitFor } from '../support/wait.js';
+import { buySingle, newWorker, waitForState } from '../support/orders.js';
+import { cliEnv, runCli } from '../support/cli.js';
 import { cliActor } from '../../src/cli/actor.js';
-import { CONSOLE_ENV, inject, PASSWORD, signIn, type Page, type StaffClient } from '../console/support.js';
+import { CONSOLE_ENV, inject, multipart, type Page, PASSWORD, signIn, type StaffClient } from '../support/console.js';
 
 /**
  * Issue 24, "Audit: one unit with the change": every staff action, from the console and from the
@@ -128,15 +129,6 @@ async function newStaff(t: TestApp): Promise<{ id: string; email: string }> {
   const email = `member${staffCount++}@staff.example`;
   const { account } = await t.ctx.staff.create(cliActor(), email, 'viewer', PASSWORD);
   return { id: account.id, email };
-}
-
-function multipart(fields: Record<string, string>, file: { name: string; content: string }) {
-  const boundary = '----audittest' + Math.random().toString(16).slice(2);
-  const parts = Object.entries(fields).map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`);
-  parts.push(
-    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: text/csv\r\n\r\n${file.content}\r\n`,
-  );
-  return { payload: `${parts.join('')}--${boundary}--\r\n`, contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
 let pins = 0;
@@ -318,14 +310,14 @@ describe('CLI: each staff command and its audit row commit together, or neither 
       let before: string;
       try {
         before = await snapshot(t);
-        const refused = await runCli(t, args);
+        const refused = await runCli(args, cliEnv(t));
         assert.notEqual(refused.code, 0, `${a.action} succeeded although its audit row was refused: ${refused.stdout}`);
         assert.equal(await snapshot(t), before, `${a.action} left a change behind although its audit row was refused`);
       } finally {
         await allowAudit(t);
       }
 
-      const done = await runCli(t, args);
+      const done = await runCli(args, cliEnv(t));
       assert.equal(done.code, 0, `${a.action}: ${done.stderr}`);
       await waitFor('the change to be visible', async () => ((await snapshot(t)) !== before ? true : undefined));
       const row = await lastAudit(t);

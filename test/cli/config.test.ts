@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config.js';
-import { runCli } from '../helpers/cli.js';
+import { runCli } from '../support/cli.js';
 
 describe('configuration (docs/configuration.md)', () => {
   test('defaults', () => {

@@ -6,8 +6,9 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { connect, DatabaseUnavailableError } from '../../src/db/connection.js';
 import { redactDatabaseUrl } from '../../src/db/unavailable.js';
-import { FIXTURE_SEED, TEST_DIALECT } from '../helpers/app.js';
-import { runCli, type CliResult, type CliSpawnOptions } from '../helpers/cli.js';
+import { FIXTURE_SEED } from '../support/seed.js';
+import { TEST_DIALECT } from '../support/app.js';
+import { runCli, type CliResult, type CliSpawnOptions } from '../support/cli.js';
 
 // Spawned CLIs compile TypeScript on a busy machine: generous bounds, never tight ones.
 const CLI_TIMEOUT_MS = 60_000;

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { demoEnvironment } from '../../src/cli/commands/demo.js';
-import { spawnCli } from '../helpers/cli.js';
+import { spawnCli } from '../support/cli.js';
 
 /** An address of this machine other than loopback, if it has one. */
 function externalIPv4(): string | undefined {

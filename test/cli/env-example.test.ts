@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { loadConfig } from '../../src/config.js';
-import { ROOT } from '../helpers/cli.js';
+import { ROOT } from '../support/repo.js';
 
 /** Every variable src/config.ts reads, as it names them. */
 function variablesRead(): string[] {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createTestApp, type TestApp } from '../helpers/app.js';
-import { cliDatabaseEnv, runCli } from '../helpers/cli.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+import { cliDatabaseEnv, runCli } from '../support/cli.js';
 
 describe('cli keys: create, list, revoke', () => {
   let t: TestApp;

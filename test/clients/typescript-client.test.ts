@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import { createPartnerApi, OrderFailedError, PartnerApiError } from '../../clients/typescript/src/index.js';
 import { CLIENT_DIR, generatedFiles } from '../../scripts/generate-client.js';
 import { startInlineWorker } from '../../src/worker/index.js';
-import { createTestApp, type TestApp } from '../helpers/app.js';
+import { createTestApp, type TestApp } from '../support/app.js';
 
 /**
  * The TypeScript client (clients/typescript): its generated types are those of the current

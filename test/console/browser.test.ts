@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { openBrowser, offHostRequests, recordRequests, screenshot } from '../helpers/browser.js';
-import { createTestApp, TEST_DIALECT, type TestApp } from '../helpers/app.js';
-import { KEYS } from '../helpers/keys.js';
-import { buySingle, newWorker, waitForState } from '../orders/support.js';
-import { CONSOLE_ENV, ensureStaff, PASSWORD } from './support.js';
+import { openBrowser, offHostRequests, recordRequests, screenshot } from '../support/browser.js';
+import { createTestApp, TEST_DIALECT, type TestApp } from '../support/app.js';
+import { KEYS } from '../support/keys.js';
+import { buySingle, newWorker, waitForState } from '../support/orders.js';
+import { CONSOLE_ENV, ensureStaff, PASSWORD } from '../support/console.js';
 
 /**
  * The console end to end in headless Chromium against a real listening server: sign in, approve a

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createTestApp, type TestApp } from '../helpers/app.js';
-import { cliDatabaseEnv, runCli } from '../helpers/cli.js';
-import { KEYS } from '../helpers/keys.js';
-import { buySingle } from '../orders/support.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+import { cliDatabaseEnv, runCli } from '../support/cli.js';
+import { KEYS } from '../support/keys.js';
+import { buySingle } from '../support/orders.js';
 
 /** Issue 18 item 6: the CLI can look things up, as a new user would try it. */
 describe('cli reads: profiles, rc stock, orders show, keys list, staff, audit, --version, durations', () => {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { useTestApp } from '../helpers/app.js';
-import { staffActor } from '../helpers/actor.js';
-import { PASSWORD } from './support.js';
+import { useTestApp } from '../support/app.js';
+import { staffActor } from '../support/actor.js';
+import { PASSWORD } from '../support/console.js';
 
 /**
  * Issue 24, finding 4: two admins demoting each other at the same moment on PostgreSQL each counted

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { createTestDatabase, type TestDatabase } from '../helpers/app.js';
+import { createTestDatabase, type TestDatabase } from '../support/app.js';
 
 let testDb: TestDatabase;
 before(async () => {

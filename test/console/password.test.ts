@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
-import { createTestApp, TEST_DIALECT, type TestApp } from '../helpers/app.js';
-import { clientOf, CONSOLE_ENV, csrfOf, ensureStaff, inject, login, PASSWORD, signIn, type StaffClient } from './support.js';
-import { staffActor } from '../helpers/actor.js';
+import { createTestApp, TEST_DIALECT, type TestApp } from '../support/app.js';
+import { clientOf, CONSOLE_ENV, csrfOf, ensureStaff, inject, login, PASSWORD, signIn, type StaffClient } from '../support/console.js';
+import { staffActor } from '../support/actor.js';
 
 /**
  * A one-time password (a new account's, or a reset's) must be replaced at the first sign-in, and

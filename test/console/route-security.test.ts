@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import Fastify from 'fastify';
 import { consoleRoutes } from '../../src/modules/console/routes.js';
-import { createTestApp, type TestApp } from '../helpers/app.js';
-import { KEYS } from '../helpers/keys.js';
-import { buySingle, newWorker, waitForState } from '../orders/support.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+import { KEYS } from '../support/keys.js';
+import { buySingle, newWorker, waitForState } from '../support/orders.js';
 import {
   clientOf,
   CONSOLE_ENV,
@@ -21,7 +21,7 @@ import {
   type ConsoleRouteCase,
   type Page,
   type StaffClient,
-} from './support.js';
+} from '../support/console.js';
 
 /**
  * Security tests generated for every console route of the table in ./support.ts (as
@@ -31,7 +31,7 @@ import {
  * name exactly the routes the console serves.
  */
 
-describe('generated console route security tests (every route of test/console/support.ts)', () => {
+describe('generated console route security tests (every route of test/support/console.ts)', () => {
   let t: TestApp;
   let records: ConsoleRecords;
   const sessions = new Map<string, StaffClient>();
@@ -142,7 +142,7 @@ describe('generated console route security tests (every route of test/console/su
       .filter((r) => r.method !== 'HEAD' && r.url.startsWith('/console'))
       .map(consoleRouteKey)
       .sort();
-    assert.deepEqual(served, CONSOLE_ROUTES.map(consoleRouteKey).sort(), 'a console route was added or removed: update test/console/support.ts');
+    assert.deepEqual(served, CONSOLE_ROUTES.map(consoleRouteKey).sort(), 'a console route was added or removed: update test/support/console.ts');
   });
 
   test('a console route that declares no role is refused at start-up', async () => {

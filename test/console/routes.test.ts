@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createTestApp, useTestApp, type TestApp } from '../helpers/app.js';
-import { KEYS } from '../helpers/keys.js';
-import { buySingle, ledgerMismatches, newWorker, waitForState } from '../orders/support.js';
-import { CONSOLE_ENV, csrfOf, ensureStaff, inject, multipart, PASSWORD, signIn, type StaffClient } from './support.js';
+import { createTestApp, useTestApp, type TestApp } from '../support/app.js';
+import { KEYS } from '../support/keys.js';
+import { buySingle, newWorker, waitForState } from '../support/orders.js';
+import { ledgerProblems } from '../support/ledger.js';
+import { CONSOLE_ENV, csrfOf, ensureStaff, inject, multipart, PASSWORD, signIn, type StaffClient } from '../support/console.js';
 
 /** Route-level tests of every console page and action (issue 18), through inject. */
 
@@ -332,7 +333,7 @@ describe('console routes', () => {
       assert.deepEqual(JSON.parse(rows[0]?.detail ?? '{}'), { amount: 40, profileId: 'usr_super', mode: 'live', reference: 'ONCE-1' });
       const page = await operator.get('/console/top-ups?notice=approved');
       assert.match(page.body, /Top-up approved/);
-      assert.deepEqual(await ledgerMismatches(t), []);
+      assert.deepEqual(await ledgerProblems(t), []);
     });
 
     test('a rejection needs a reason and is final', async () => {
@@ -420,7 +421,7 @@ describe('console routes', () => {
           ['admin@staff.example', 'refused'],
         ],
       );
-      assert.deepEqual(await ledgerMismatches(t), []);
+      assert.deepEqual(await ledgerProblems(t), []);
     });
 
     test('retry of a stuck delivery makes its outbox row due now; refused when nothing is stuck', async () => {

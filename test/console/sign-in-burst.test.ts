@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { AddressInfo } from 'node:net';
-import { useTestApp } from '../helpers/app.js';
-import { KEYS } from '../helpers/keys.js';
-import { A_1GB } from '../orders/support.js';
-import { staffActor } from '../helpers/actor.js';
+import { useTestApp } from '../support/app.js';
+import { KEYS } from '../support/keys.js';
+import { A_1GB } from '../support/orders.js';
+import { staffActor } from '../support/actor.js';
 import { LOGIN_LIMITS } from '../../src/modules/console/service.js';
-import { CONSOLE_ENV, PASSWORD } from './support.js';
+import { CONSOLE_ENV, PASSWORD } from '../support/console.js';
 
 /**
  * Issue 24, finding 2: a burst of sign-ins once filled libuv's thread pool with scrypt hashes, and

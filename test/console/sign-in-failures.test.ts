@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createTestApp, TEST_DIALECT } from '../helpers/app.js';
-import { CONSOLE_ENV, cookiesOf, csrfOf, ensureStaff, inject } from './support.js';
+import { createTestApp, TEST_DIALECT } from '../support/app.js';
+import { CONSOLE_ENV, cookiesOf, csrfOf, ensureStaff, inject } from '../support/console.js';
 
 /**
  * Failed sign-ins fill the append-only audit trail no faster than one row per client address and

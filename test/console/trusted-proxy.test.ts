@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { useTestApp, type TestApp } from '../helpers/app.js';
-import { staffActor } from '../helpers/actor.js';
+import { useTestApp, type TestApp } from '../support/app.js';
+import { staffActor } from '../support/actor.js';
 import { LOGIN_LIMITS } from '../../src/modules/console/service.js';
-import { CONSOLE_ENV, csrfOf, inject, PASSWORD } from './support.js';
+import { CONSOLE_ENV, csrfOf, inject, PASSWORD } from '../support/console.js';
 
 /**
  * Issue 24, finding 1, for the console: behind a reverse proxy every sign-in came from the proxy's

@@ -5,8 +5,8 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { sql } from 'kysely';
 import { connect } from '../../src/db/connection.js';
-import { TEST_DIALECT } from '../helpers/app.js';
-import { waitFor } from '../helpers/wait.js';
+import { TEST_DIALECT } from '../support/app.js';
+import { waitFor } from '../support/wait.js';
 
 test('a long-running process checkpoints the WAL from a background thread', { skip: TEST_DIALECT !== 'sqlite' ? 'SQLite WAL only' : false }, async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'partner-api-ckpt-'));

@@ -14,9 +14,9 @@ import { WalSync } from '../../src/db/wal-sync.js';
 import { postings } from '../../src/modules/wallet/postings.js';
 import { WalletRepository } from '../../src/modules/wallet/repository.js';
 import { WalletService } from '../../src/modules/wallet/service.js';
-import { TEST_DIALECT } from '../helpers/app.js';
-import { ROOT } from '../helpers/cli.js';
-import { PROCESS_BUDGET_MS } from '../helpers/wait.js';
+import { TEST_DIALECT } from '../support/app.js';
+import { ROOT } from '../support/repo.js';
+import { PROCESS_BUDGET_MS } from '../support/wait.js';
 
 const sqliteOnly = { skip: TEST_DIALECT !== 'sqlite' ? 'group commit is the SQLite write path' : false };
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { migrateToLatest } from '../../src/db/migrate.js';
-import { createTestDatabase, TEST_DIALECT, type TestDatabase } from '../helpers/app.js';
+import { createTestDatabase, TEST_DIALECT, type TestDatabase } from '../support/app.js';
 
 /** A release rolled back after a newer one migrated the database still starts on it (docs/deployment.md, "Upgrades and migrations"). */
 describe(`migrations of a newer release (${TEST_DIALECT})`, () => {

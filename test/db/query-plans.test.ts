@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import SQLite from 'better-sqlite3';
 import { firstLeaseEndQuery, firstUnleasedQuery } from '../../src/modules/orders/outbox-repository.js';
 import { inFlightQuery, orderListQuery } from '../../src/modules/orders/repository.js';
-import { createTestApp, TEST_DIALECT, type TestApp } from '../helpers/app.js';
+import { createTestApp, TEST_DIALECT, type TestApp } from '../support/app.js';
 
 /** Queries on every purchase must use their index, whatever the table size. */
 describe('query plans of the purchase path (SQLite)', { skip: TEST_DIALECT !== 'sqlite' ? 'SQLite planner only' : false }, () => {

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { createTestApp, TEST_DIALECT, type TestApp } from '../helpers/app.js';
-import { buySingle, newWorker, orderState } from '../orders/support.js';
+import { createTestApp, TEST_DIALECT, type TestApp } from '../support/app.js';
+import { buySingle, newWorker, orderState } from '../support/orders.js';
 
 /**
  * What a purchase costs the database, counted at the driver: statements on SQLite, round trips

@@ -3,9 +3,11 @@ import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
 import { translateDriverError, UNIQUE_INDEXES, type UniqueIndex } from '../../src/db/unique-indexes.js';
 import { shortReference } from '../../src/lib/ids.js';
-import { createTestApp, TEST_DIALECT, useTestApp, type TestApp } from '../helpers/app.js';
-import { KEYS } from '../helpers/keys.js';
-import { buySingle, ledgerMismatches, newWorker, waitFor } from '../orders/support.js';
+import { createTestApp, TEST_DIALECT, useTestApp, type TestApp } from '../support/app.js';
+import { KEYS } from '../support/keys.js';
+import { buySingle, newWorker } from '../support/orders.js';
+import { ledgerProblems } from '../support/ledger.js';
+import { waitFor } from '../support/wait.js';
 
 /**
  * The unique indexes the services react to (src/db/unique-indexes.ts): each definition matches
@@ -186,7 +188,7 @@ describe('unique-index refusals reach the caller as their 409, nothing charged',
       ...Array.from({ length: 5 }, () => buySingle(t, KEYS.agentLive, '0244720000')),
     ]);
     assert.deepEqual(tally(race.map((r) => r.status)), { 200: 1, 409: 5 });
-    assert.deepEqual(await ledgerMismatches(t), []);
+    assert.deepEqual(await ledgerProblems(t), []);
   });
 
   test('the payment-reference index: parallel purchases with one reference (different numbers) are accepted once', async (c) => {
@@ -203,7 +205,7 @@ describe('unique-index refusals reach the caller as their 409, nothing charged',
       assert.match(r.body.error.message, /paymentReference/);
     }
     assert.deepEqual(await t.wallet('usr_super', 'live'), { available: before.available - 850, held: 850 });
-    assert.deepEqual(await ledgerMismatches(t), []);
+    assert.deepEqual(await ledgerProblems(t), []);
   });
 
   test('the top-up reference index: parallel requests with one reference make one top-up', async (c) => {
@@ -221,7 +223,7 @@ describe('unique-index refusals reach the caller as their 409, nothing charged',
     for (const r of results.filter((x) => x.status === 409)) assert.equal(r.body.error.code, 'TOPUP_REQUEST_FAILED');
     // Test mode credits at once: exactly once.
     assert.deepEqual(await t.wallet('usr_agent', 'test'), { available: before.available + 700, held: before.held });
-    assert.deepEqual(await ledgerMismatches(t), []);
+    assert.deepEqual(await ledgerProblems(t), []);
   });
 
   test('the short-reference indexes: a reference already taken is drawn again, the purchase goes through', async (c) => {
@@ -248,6 +250,6 @@ describe('unique-index refusals reach the caller as their 409, nothing charged',
     assert.equal(checkerAgain.status, 200, JSON.stringify(checkerAgain.body));
     assert.notEqual(checkerAgain.body.data.shortReference, checker.body.data.shortReference);
     assert.deepEqual(forced, [], 'each taken reference was drawn');
-    assert.deepEqual(await ledgerMismatches(t), []);
+    assert.deepEqual(await ledgerProblems(t), []);
   });
 });

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { ROOT } from '../support/repo.js';
 
 /**
  * What the documentation and the comments name is there for a reader of the repository to open:
@@ -12,7 +13,6 @@ import { fileURLToPath } from 'node:url';
  * Reads files only: no database, no server.
  */
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const THIS_FILE = path.relative(ROOT, fileURLToPath(import.meta.url));
 
 /** The documents whose paths are checked, relative to the root. */

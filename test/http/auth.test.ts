@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createTestApp, type TestApp } from '../helpers/app.js';
-import { KEYS } from '../helpers/keys.js';
-import { waitFor } from '../helpers/wait.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+import { KEYS } from '../support/keys.js';
+import { waitFor } from '../support/wait.js';
 
 const AUTHENTICATED_GETS = [
   '/api/v1/profile',

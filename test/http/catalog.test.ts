@@ -3,9 +3,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { createTestApp, useTestApp, type TestApp } from '../helpers/app.js';
-import { cliDatabaseEnv, runCli } from '../helpers/cli.js';
-import { KEYS } from '../helpers/keys.js';
+import { createTestApp, useTestApp, type TestApp } from '../support/app.js';
+import { cliDatabaseEnv, runCli } from '../support/cli.js';
+import { KEYS } from '../support/keys.js';
 
 const KEY_BY_ROLE = {
   SuperAgent: KEYS.superLive,

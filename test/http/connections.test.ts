@@ -8,10 +8,10 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { buildApp } from '../../src/app.js';
 import { createLogger, redactApiKeys } from '../../src/logging.js';
-import { createTestApp, type TestApp } from '../helpers/app.js';
-import { KEYS } from '../helpers/keys.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+import { KEYS } from '../support/keys.js';
 
-const CLIENT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../helpers/upload-client.mjs');
+const CLIENT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../support/upload-client.mjs');
 const run = promisify(execFile);
 
 /** Runs the upload client in its own process; a budget for a busy machine, not an expected time. */

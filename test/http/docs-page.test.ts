@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
-import { offHostRequests, openBrowser, recordRequests, screenshot } from '../helpers/browser.js';
-import { useTestApp } from '../helpers/app.js';
+import { offHostRequests, openBrowser, recordRequests, screenshot } from '../support/browser.js';
+import { useTestApp } from '../support/app.js';
 
 /**
  * GET /docs in a real browser, from a real listening server: the API reference (Scalar) renders

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import { ERROR_CODES } from '../../src/domain/errors.js';
-import { createTestApp, type TestApp } from '../helpers/app.js';
-import { KEYS } from '../helpers/keys.js';
-import { ROUTES, type Records, type RouteCase } from '../helpers/routes.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+import { KEYS } from '../support/keys.js';
+import { ROUTES, type Records, type RouteCase } from '../support/api-routes.js';
 
 /**
  * Property-based fuzzing of every body field, path id and query value of every route, on the

@@ -2,11 +2,13 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Tx } from '../../src/db/unit-of-work.js';
 import type { Owner } from '../../src/domain/caller.js';
-import { useTestApp, type CallResult, type TestApp } from '../helpers/app.js';
-import { KEYS } from '../helpers/keys.js';
+import { useTestApp, type CallResult, type TestApp } from '../support/app.js';
+import { KEYS } from '../support/keys.js';
 import { createWorker } from '../../src/worker/index.js';
-import { ledgerMismatches, newWorker, waitFor } from '../orders/support.js';
-import { staffActor } from '../helpers/actor.js';
+import { ledgerProblems } from '../support/ledger.js';
+import { newWorker } from '../support/orders.js';
+import { waitFor } from '../support/wait.js';
+import { staffActor } from '../support/actor.js';
 
 /** Idempotency-Key on every POST (docs/errors.md, "Retrying safely"), through HTTP, on the engine of this run. */
 
@@ -82,7 +84,7 @@ describe('Idempotency-Key', () => {
     const before = await t.wallet('usr_super', 'test');
     await sentTwice(t, '/api/v1/top-ups/request', KEYS.superTest, { amount: 25, method: 'bank', reference: 'IDEM-2' }, 'topup-2');
     assert.deepEqual(await t.wallet('usr_super', 'test'), { available: before.available + 2500, held: before.held });
-    assert.deepEqual(await ledgerMismatches(t), []);
+    assert.deepEqual(await ledgerProblems(t), []);
   });
 
   test('a stored refusal replays as itself; a malformed request is not stored, so the key can be used once the body is right', async (c) => {

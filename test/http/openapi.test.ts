@@ -4,9 +4,9 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { parse } from 'yaml';
 import { EVENT_TYPES } from '../../src/domain/event-types.js';
 import { ERROR_CODES } from '../../src/domain/errors.js';
-import { createTestApp, type TestApp } from '../helpers/app.js';
-import { KEYS } from '../helpers/keys.js';
-import { responseViolation } from '../helpers/openapi.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+import { KEYS } from '../support/keys.js';
+import { responseViolation } from '../support/openapi.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- the document is walked as plain JSON */
 

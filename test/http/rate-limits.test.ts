@@ -3,8 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
-import { useTestApp, type TestApp } from '../helpers/app.js';
-import { KEYS } from '../helpers/keys.js';
+import { useTestApp, type TestApp } from '../support/app.js';
+import { KEYS } from '../support/keys.js';
 
 /** Per API key and per address, with the IETF RateLimit headers (docs/api.md, "Rate limits"). */
 

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createTestApp, type CallResult, type TestApp } from '../helpers/app.js';
-import { KEYS } from '../helpers/keys.js';
-import { fillPath, routeKey, ROUTES, type Records, type RouteCase } from '../helpers/routes.js';
-import { newWorker, waitFor } from '../orders/support.js';
+import { createTestApp, type CallResult, type TestApp } from '../support/app.js';
+import { KEYS } from '../support/keys.js';
+import { fillPath, routeKey, ROUTES, type Records, type RouteCase } from '../support/api-routes.js';
+import { newWorker } from '../support/orders.js';
+import { waitFor } from '../support/wait.js';
 
 /**
  * Security tests generated for every route of the table (unkey's runCommonRouteTests): keys,
@@ -20,7 +21,7 @@ const BAD_KEYS: [string, string | undefined][] = [
   ['a revoked key', KEYS.superRevoked],
 ];
 
-describe('generated route security tests (every route of test/helpers/routes.ts)', () => {
+describe('generated route security tests (every route of test/support/api-routes.ts)', () => {
   let t: TestApp;
   let records: Records;
   let calls = 0;
@@ -108,7 +109,7 @@ describe('generated route security tests (every route of test/helpers/routes.ts)
       .filter((r) => r.method !== 'HEAD')
       .map(routeKey)
       .sort();
-    assert.deepEqual(served, ROUTES.map(routeKey).sort(), 'a route was added or removed: update test/helpers/routes.ts');
+    assert.deepEqual(served, ROUTES.map(routeKey).sort(), 'a route was added or removed: update test/support/api-routes.ts');
   });
 
   for (const route of ROUTES.filter((r) => r.kind !== 'public')) {

@@ -6,8 +6,8 @@ import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { trustProxyOption } from '../../src/http/trust-proxy.js';
 import { createLogger } from '../../src/logging.js';
-import { useTestApp, type TestApp } from '../helpers/app.js';
-import { KEYS } from '../helpers/keys.js';
+import { useTestApp, type TestApp } from '../support/app.js';
+import { KEYS } from '../support/keys.js';
 
 /** TRUST_PROXY (docs/deployment.md, "TLS in front"): request.ip is the client behind the proxies, never a spoofed one. */
 

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { REFERENCE_ALPHABET, shortReference } from '../../src/lib/ids.js';
-import { useTestApp } from '../helpers/app.js';
-import { profile, seedWith, liveKeyOf, testKeyOf } from '../orders/support.js';
+import { useTestApp } from '../support/app.js';
+import { agentProfile, fixtureWith } from '../support/seed.js';
+import { liveKeyOf, testKeyOf } from '../support/keys.js';
 
 const FORMAT = new RegExp(`^(DB|RC)[${REFERENCE_ALPHABET}]{8}$`);
 
@@ -29,7 +30,7 @@ describe('short references (user-friendly alphanumeric)', () => {
   });
 
   test('concurrent purchases of every kind each get their own reference', async (t) => {
-    const app = await useTestApp(t, { seed: seedWith([profile('usr_refs', 'SuperAgent', { live: 5000, test: 5000 })]) });
+    const app = await useTestApp(t, { seed: fixtureWith({ profiles: [agentProfile('usr_refs', { role: 'SuperAgent', live: 5000, test: 5000 })] }) });
     const buys = Array.from({ length: 60 }, (_, i) =>
       app.call('POST', '/api/v1/data-bundles/buy-single', {
         key: i % 2 ? liveKeyOf('usr_refs') : testKeyOf('usr_refs'),

@@ -4,10 +4,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
-import { TEST_DIALECT, type TestApp } from '../helpers/app.js';
-import { runCli, spawnCli, type CliProcess } from '../helpers/cli.js';
-import { waitFor } from '../helpers/wait.js';
-import { freePort, loadTestApp, processEnv, purchaseLoad } from './support.js';
+import { TEST_DIALECT, type TestApp } from '../support/app.js';
+import { cliEnv, runCli, spawnCli, type CliProcess } from '../support/cli.js';
+import { waitFor } from '../support/wait.js';
+import { freePort, loadTestApp, purchaseLoad } from '../support/ops.js';
 
 /** `cli backup` / `cli restore` (SQLite; PostgreSQL is pg_dump's job, and backup says so). */
 describe(`cli backup and restore (${TEST_DIALECT})`, () => {
@@ -22,7 +22,7 @@ describe(`cli backup and restore (${TEST_DIALECT})`, () => {
   test('on PostgreSQL it points to pg_dump', { skip: TEST_DIALECT !== 'postgres' && 'PostgreSQL only' }, async () => {
     const t = await loadTestApp();
     apps.push(t);
-    const res = await runCli(['backup', path.join(os.tmpdir(), 'never.db')], processEnv(t));
+    const res = await runCli(['backup', path.join(os.tmpdir(), 'never.db')], cliEnv(t));
     assert.equal(res.code, 1);
     assert.match(res.stderr, /pg_dump/);
   });
@@ -34,7 +34,7 @@ describe(`cli backup and restore (${TEST_DIALECT})`, () => {
       const t = await loadTestApp();
       apps.push(t);
       const port = await freePort();
-      const env = processEnv(t, { PORT: String(port), HOST: '127.0.0.1', SANDBOX_SETTLE_MS: '100', WORKER_IDLE_MS: '20' });
+      const env = cliEnv(t, { PORT: String(port), HOST: '127.0.0.1', SANDBOX_SETTLE_MS: '100', WORKER_IDLE_MS: '20' });
       const serve = spawnCli(['serve'], env);
       children.push(serve);
       await serve.waitForOutput('partner-api listening');
@@ -96,7 +96,7 @@ describe(`cli backup and restore (${TEST_DIALECT})`, () => {
       c.after(() => process.umask(umask));
       const t = await loadTestApp();
       apps.push(t);
-      const env = processEnv(t);
+      const env = cliEnv(t);
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'partner-api-backup-'));
       c.after(() => fs.rmSync(dir, { recursive: true, force: true }));
       const file = path.join(dir, 'copy.db');

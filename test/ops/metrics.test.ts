@@ -3,13 +3,13 @@ import { after, before, describe, test } from 'node:test';
 import pino from 'pino';
 import { startMetricsListener } from '../../src/ops/listeners.js';
 import { createWorker } from '../../src/worker/index.js';
-import { createTestApp, TEST_DIALECT, type TestApp } from '../helpers/app.js';
-import { KEYS } from '../helpers/keys.js';
-import { startReceiver } from '../helpers/receiver.js';
-import { waitFor } from '../helpers/wait.js';
-import { buySingle } from '../orders/support.js';
-import { createEndpoint, startWorkers, webhookApp } from '../webhooks/support.js';
-import { staffActor } from '../helpers/actor.js';
+import { createTestApp, TEST_DIALECT, type TestApp } from '../support/app.js';
+import { KEYS } from '../support/keys.js';
+import { startReceiver } from '../support/receiver.js';
+import { waitFor } from '../support/wait.js';
+import { buySingle } from '../support/orders.js';
+import { createEndpoint, startWorkers, webhookApp } from '../support/webhooks.js';
+import { staffActor } from '../support/actor.js';
 
 const TOKEN = 'metrics-token-0123456789abcdef';
 

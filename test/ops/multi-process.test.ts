@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, describe, test } from 'node:test';
-import { TEST_DIALECT, type TestApp } from '../helpers/app.js';
-import { spawnCli, type CliProcess } from '../helpers/cli.js';
-import { KEYS } from '../helpers/keys.js';
-import { PROCESS_BUDGET_MS, waitFor } from '../helpers/wait.js';
-import { deliveryInvariants, freePort, loadTestApp, openOrders, processEnv, purchaseLoad } from './support.js';
+import { TEST_DIALECT, type TestApp } from '../support/app.js';
+import { cliEnv, spawnCli, type CliProcess } from '../support/cli.js';
+import { KEYS } from '../support/keys.js';
+import { PROCESS_BUDGET_MS, waitFor } from '../support/wait.js';
+import { deliveryInvariants, freePort, loadTestApp, openOrders, purchaseLoad } from '../support/ops.js';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const LIMIT = 1000;
@@ -29,7 +29,7 @@ describe(`several API processes and workers on one database (${TEST_DIALECT})`, 
     async (ctx) => {
       const t = await loadTestApp();
       apps.push(t);
-      const env = processEnv(t, {
+      const env = cliEnv(t, {
         SANDBOX_SETTLE_MS: '200',
         WORKER_IDLE_MS: '20',
         WORKER_BATCH_SIZE: '10',

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import net from 'node:net';
 import { after, describe, test } from 'node:test';
 import pg from 'pg';
 import { buildApp } from '../../src/app.js';
@@ -7,18 +6,10 @@ import type { Database } from '../../src/db/connection.js';
 import { loadConfig } from '../../src/config.js';
 import { Lifecycle } from '../../src/ops/lifecycle.js';
 import { startBootListener } from '../../src/ops/listeners.js';
-import { createTestApp, TEST_DIALECT, type TestApp } from '../helpers/app.js';
-import { cliDatabaseEnv, spawnCli, type CliProcess } from '../helpers/cli.js';
-import { waitFor } from '../helpers/wait.js';
-
-export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (typeof address !== 'object' || !address) throw new Error('no port');
-  return address.port;
-}
+import { createTestApp, TEST_DIALECT, type TestApp } from '../support/app.js';
+import { cliDatabaseEnv, spawnCli, type CliProcess } from '../support/cli.js';
+import { waitFor } from '../support/wait.js';
+import { freePort } from '../support/ops.js';
 
 describe(`GET /readyz (${TEST_DIALECT})`, () => {
   const apps: TestApp[] = [];

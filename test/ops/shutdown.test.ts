@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
-import { TEST_DIALECT, type TestApp } from '../helpers/app.js';
-import { spawnCli, type CliProcess } from '../helpers/cli.js';
-import { PROCESS_BUDGET_MS, waitFor } from '../helpers/wait.js';
-import { deliveryInvariants, freePort, loadTestApp, openOrders, processEnv, purchaseLoad, LOAD_PROFILE } from './support.js';
+import { TEST_DIALECT, type TestApp } from '../support/app.js';
+import { cliEnv, spawnCli, type CliProcess } from '../support/cli.js';
+import { PROCESS_BUDGET_MS, waitFor } from '../support/wait.js';
+import { deliveryInvariants, freePort, loadTestApp, openOrders, purchaseLoad, LOAD_PROFILE } from '../support/ops.js';
 
 /** `cli serve` (API and inline worker) as a real process, stopped with SIGTERM in the middle of purchase load. */
 describe(`graceful shutdown under load (${TEST_DIALECT})`, () => {
@@ -20,7 +20,7 @@ describe(`graceful shutdown under load (${TEST_DIALECT})`, () => {
     apps.push(t);
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
-    const env = processEnv(t, {
+    const env = cliEnv(t, {
       PORT: String(port),
       HOST: '127.0.0.1',
       SANDBOX_SETTLE_MS: '300',

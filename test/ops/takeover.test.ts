@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
-import { TEST_DIALECT, type TestApp } from '../helpers/app.js';
-import { spawnCli, type CliProcess } from '../helpers/cli.js';
-import { PROCESS_BUDGET_MS, waitFor } from '../helpers/wait.js';
-import { deliveryInvariants, freePort, loadMsisdn, loadTestApp, openOrders, processEnv, purchaseLoad } from './support.js';
+import { TEST_DIALECT, type TestApp } from '../support/app.js';
+import { cliEnv, spawnCli, type CliProcess } from '../support/cli.js';
+import { PROCESS_BUDGET_MS, waitFor } from '../support/wait.js';
+import { deliveryInvariants, freePort, loadMsisdn, loadTestApp, openOrders, purchaseLoad } from '../support/ops.js';
 
 const workerIdOf = (p: CliProcess) =>
   (
@@ -39,7 +39,7 @@ describe(`kill -9 of a worker: its claims are taken over (${TEST_DIALECT})`, () 
       apps.push(t);
       const port = await freePort();
       const url = `http://127.0.0.1:${port}`;
-      const env = processEnv(t, {
+      const env = cliEnv(t, {
         SANDBOX_SETTLE_MS: '300',
         WORKER_IDLE_MS: '20',
         WORKER_LEASE_MS: '600000',

@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createTestApp, type TestApp } from '../helpers/app.js';
-import { KEYS } from '../helpers/keys.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+import { KEYS } from '../support/keys.js';
 import type { DataProvider, ProviderRegistry } from '../../src/provider/types.js';
-import { buySingle, ledgerMismatches, newWorker, sandboxCalls, waitFor } from './support.js';
+import { buySingle, newWorker, sandboxCalls } from '../support/orders.js';
+import { ledgerProblems } from '../support/ledger.js';
+import { waitFor } from '../support/wait.js';
 
 const RETRY = '/api/v1/data-bundles/retry-recipient';
 
@@ -180,7 +182,7 @@ describe('bulk orders through the worker, and retry of a failed recipient (docs/
       [`${item.id}:1`, 1],
       [`${item.id}:2`, 1],
     ]);
-    assert.deepEqual(await ledgerMismatches(t), []);
+    assert.deepEqual(await ledgerProblems(t), []);
   });
 
   test('all recipients failing fails the parent; a successful retry completes it', async () => {
@@ -220,7 +222,7 @@ describe('bulk orders through the worker, and retry of a failed recipient (docs/
     assert.equal(typeof o.completedAt, 'number');
     assert.deepEqual([o.bulkCompletedCount, o.bulkFailedCount], [1, 1]);
     assert.deepEqual(await t.wallet('usr_super', 'live'), { available: start.available - 2050, held: start.held });
-    assert.deepEqual(await ledgerMismatches(t), []);
+    assert.deepEqual(await ledgerProblems(t), []);
   });
 
   test('a retry the wallet cannot afford is 402 and changes nothing', async () => {
@@ -248,6 +250,6 @@ describe('bulk orders through the worker, and retry of a failed recipient (docs/
     const o = await order(KEYS.agentTest, id);
     assert.equal(o.bulkRecipients[0].status, 'failed');
     assert.equal(o.state, 'completed');
-    assert.deepEqual(await ledgerMismatches(t), []);
+    assert.deepEqual(await ledgerProblems(t), []);
   });
 });

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createTestApp, type TestApp } from '../helpers/app.js';
-import { KEYS } from '../helpers/keys.js';
-import { buySingle, ledgerMismatches } from './support.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+import { KEYS } from '../support/keys.js';
+import { buySingle } from '../support/orders.js';
+import { ledgerProblems } from '../support/ledger.js';
 
 const URL = '/api/v1/data-bundles/buy-bulk';
 
@@ -167,7 +168,7 @@ describe('POST /data-bundles/buy-bulk', () => {
     assert.deepEqual(outbox.map((x) => x.kind), ['submit', 'submit', 'submit']);
     // Its recipients are now in flight for everyone.
     expectError(await bulk(KEYS.agentLive, { operatorId: 'op_a', productId: 'prd_a', items: items('0244200099', '0244200043') }), 409);
-    assert.deepEqual(await ledgerMismatches(t), []);
+    assert.deepEqual(await ledgerProblems(t), []);
   });
 
   test('20 recipients is the maximum that is accepted', async () => {

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createTestApp, type TestApp } from '../helpers/app.js';
-import { KEYS } from '../helpers/keys.js';
-import { A_1GB, A_2GB, buySingle, ledgerMismatches, newWorker, waitForState } from './support.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+import { KEYS } from '../support/keys.js';
+import { A_1GB, A_2GB, buySingle, newWorker, waitForState } from '../support/orders.js';
+import { ledgerProblems } from '../support/ledger.js';
 
 const URL = '/api/v1/data-bundles/buy-single';
 
@@ -74,7 +75,7 @@ describe('POST /data-bundles/buy-single', () => {
     assert.deepEqual(entries.map((e) => [e.kind, Number(e.available_delta), Number(e.held_delta), e.idempotency_key]), [
       ['data_hold', -900, 900, `hold:${String(items[0]?.id)}:1`],
     ]);
-    assert.deepEqual(await ledgerMismatches(t), []);
+    assert.deepEqual(await ledgerProblems(t), []);
   });
 
   test('role-aware price: Customer, SuperAgent and Staff each pay their own price', async () => {
@@ -247,6 +248,6 @@ describe('POST /data-bundles/buy-single', () => {
     } finally {
       await worker.stop();
     }
-    assert.deepEqual(await ledgerMismatches(t), []);
+    assert.deepEqual(await ledgerProblems(t), []);
   });
 });

@@ -1,9 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createTestApp, type TestApp } from '../helpers/app.js';
-import { KEYS } from '../helpers/keys.js';
-import { buySingle, ledgerMismatches, newWorker, runCli, waitFor, type CliRun } from './support.js';
-import { staffActor } from '../helpers/actor.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+import { KEYS } from '../support/keys.js';
+import { buySingle, newWorker } from '../support/orders.js';
+import { ledgerProblems } from '../support/ledger.js';
+import { cliEnv, runCli, type CliResult } from '../support/cli.js';
+import { waitFor } from '../support/wait.js';
+import { staffActor } from '../support/actor.js';
 
 /**
  * The staff commands as real processes. Independent runs go in parallel (two rounds) to keep the
@@ -15,8 +18,8 @@ describe('cli orders reverse | stuck, cli ledger verify', () => {
   let processingId: string;
   let stuckId: string;
   let tamperedWallet: string;
-  let round1: { reversed: CliRun; clean: CliRun };
-  let round2: { again: CliRun; stuck: CliRun; bad: CliRun };
+  let round1: { reversed: CliResult; clean: CliResult };
+  let round2: { again: CliResult; stuck: CliResult; bad: CliResult };
   const STUCK_ENV = { ORDER_STUCK_AFTER_MS: '600000' };
 
   before(async () => {
@@ -32,8 +35,8 @@ describe('cli orders reverse | stuck, cli ledger verify', () => {
     processingId = (await buySingle(t, KEYS.agentLive, '0244800052')).body.data.orderId;
 
     const [reversed, clean] = await Promise.all([
-      runCli(t, ['orders', 'reverse', completedId, '--reason', 'customer never received the bundle']),
-      runCli(t, ['ledger', 'verify']),
+      runCli(['orders', 'reverse', completedId, '--reason', 'customer never received the bundle'], cliEnv(t)),
+      runCli(['ledger', 'verify'], cliEnv(t)),
     ]);
     round1 = { reversed, clean };
 
@@ -64,9 +67,9 @@ describe('cli orders reverse | stuck, cli ledger verify', () => {
       .where('id', '=', wallet.id)
       .execute();
     const [again, stuck, bad] = await Promise.all([
-      runCli(t, ['orders', 'reverse', completedId, '--reason', 'twice']),
-      runCli(t, ['orders', 'stuck'], STUCK_ENV),
-      runCli(t, ['ledger', 'verify']),
+      runCli(['orders', 'reverse', completedId, '--reason', 'twice'], cliEnv(t)),
+      runCli(['orders', 'stuck'], cliEnv(t, STUCK_ENV)),
+      runCli(['ledger', 'verify'], cliEnv(t)),
     ]);
     round2 = { again, stuck, bad };
     await t.database.db.updateTable('wallets').set({ available: wallet.available }).where('id', '=', wallet.id).execute();
@@ -151,7 +154,7 @@ describe('cli orders reverse | stuck, cli ledger verify', () => {
       ),
     );
     assert.match(bad.stderr, /^ledger verify: 1 mismatches/m);
-    assert.deepEqual(await ledgerMismatches(t), []);
+    assert.deepEqual(await ledgerProblems(t), []);
   });
 
   test('ledger verify ties deliveries and orders to the ledger', async () => {
@@ -173,7 +176,7 @@ describe('cli orders reverse | stuck, cli ledger verify', () => {
     );
     assert.match(text, /held GHS \d+\.\d{2} but open deliveries total/);
     assert.match(text, new RegExp(`order ${stuckId}: state processing but its items say completed`));
-    assert.deepEqual(await ledgerMismatches(t), []);
+    assert.deepEqual(await ledgerProblems(t), []);
   });
 
   test('a reversed bulk order refunds only its delivered recipients; its recipients can no longer be retried', async () => {
@@ -206,6 +209,6 @@ describe('cli orders reverse | stuck, cli ledger verify', () => {
     });
     assert.equal(retry.status, 409);
     assert.deepEqual(await t.wallet('usr_super', 'live'), start);
-    assert.deepEqual(await ledgerMismatches(t), []);
+    assert.deepEqual(await ledgerProblems(t), []);
   });
 });

@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createTestApp, type TestApp } from '../helpers/app.js';
-import { KEYS } from '../helpers/keys.js';
-import { buySingle, ledgerMismatches, liveKeyOf, newWorker, profile, seedWith, waitFor } from './support.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+import { KEYS, liveKeyOf } from '../support/keys.js';
+import { buySingle, newWorker } from '../support/orders.js';
+import { ledgerProblems } from '../support/ledger.js';
+import { agentProfile, fixtureWith } from '../support/seed.js';
+import { waitFor } from '../support/wait.js';
 
 const tally = (statuses: number[]) =>
   statuses.reduce<Record<number, number>>((acc, s) => ({ ...acc, [s]: (acc[s] ?? 0) + 1 }), {});
@@ -13,7 +16,7 @@ describe('purchases under concurrency', () => {
     t = await createTestApp({
       env: { SANDBOX_SETTLE_MS: '10' },
       // Agents price pkg_a_1gb at GHS 9: GHS 90 affords exactly ten.
-      seed: seedWith([profile('usr_par', 'Agent', { live: 90 }), profile('usr_par_bulk', 'SuperAgent', { live: 1000 })]),
+      seed: fixtureWith({ profiles: [agentProfile('usr_par', { live: 90 }), agentProfile('usr_par_bulk', { role: 'SuperAgent', live: 1000 })] }),
     });
   });
   after(() => t.close());
@@ -40,7 +43,7 @@ describe('purchases under concurrency', () => {
     const holds = await t.database.db.selectFrom('ledger_entries as l').innerJoin('wallets as w', 'w.id', 'l.wallet_id')
       .select('l.id').where('w.profile_id', '=', 'usr_par').where('l.kind', '=', 'data_hold').execute();
     assert.equal(holds.length, 10);
-    assert.deepEqual(await ledgerMismatches(t), []);
+    assert.deepEqual(await ledgerProblems(t), []);
 
     const worker = newWorker(t);
     await waitFor('all ten to settle', async () => {
@@ -49,7 +52,7 @@ describe('purchases under concurrency', () => {
       return w.held === 0 ? w : undefined;
     });
     assert.deepEqual(await t.wallet('usr_par', 'live'), { available: 0, held: 0 });
-    assert.deepEqual(await ledgerMismatches(t), []);
+    assert.deepEqual(await ledgerProblems(t), []);
   });
 
   test('parallel purchases for one number from different callers: exactly one is accepted', async () => {
@@ -61,7 +64,7 @@ describe('purchases under concurrency', () => {
     const after = await Promise.all(['usr_super', 'usr_agent', 'usr_customer'].map((p) => t.wallet(p, 'live')));
     const charged = before.reduce((sum, b, i) => sum + (b.available - after[i]!.available), 0);
     assert.ok([850, 900, 1000].includes(charged), `charged once, got ${charged}`);
-    assert.deepEqual(await ledgerMismatches(t), []);
+    assert.deepEqual(await ledgerProblems(t), []);
     // The refusals came from the in-flight index, at the item, after the hold, its ledger entry
     // and the order were written in the same unit: all of them rolled back with it.
     const accepted = results.find((r) => r.status === 200)!.body.data.orderId as string;
@@ -88,7 +91,7 @@ describe('purchases under concurrency', () => {
     );
     assert.deepEqual(tally(results.map((r) => r.status)), { 200: 1, 409: 14 });
     assert.deepEqual(await t.wallet('usr_super', 'live'), { available: before.available - 850, held: before.held + 850 });
-    assert.deepEqual(await ledgerMismatches(t), []);
+    assert.deepEqual(await ledgerProblems(t), []);
   });
 
   test('parallel bulk orders sharing numbers (in any order): one wins, no number is ever open twice', async () => {
@@ -112,6 +115,6 @@ describe('purchases under concurrency', () => {
     );
     assert.deepEqual(tally(results.map((r) => r.status)), { 200: 1, 409: 7 });
     assert.deepEqual(await t.wallet('usr_par_bulk', 'live'), { available: 100000 - 3 * 850, held: 3 * 850 });
-    assert.deepEqual(await ledgerMismatches(t), []);
+    assert.deepEqual(await ledgerProblems(t), []);
   });
 });

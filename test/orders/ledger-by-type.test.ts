@@ -4,7 +4,7 @@ import type { ItemStatus, OrderState, OrderType } from '../../src/db/schema.js';
 import { orderLedgerChecks } from '../../src/modules/orders/ledger-checks.js';
 import { itemRow, orderRow } from '../../src/modules/orders/rows.js';
 import { ORDER_LEDGER, postings, type OrderLedgerTable } from '../../src/modules/wallet/postings.js';
-import { type TestApp, useTestApp } from '../helpers/app.js';
+import { type TestApp, useTestApp } from '../support/app.js';
 
 /**
  * `ledger verify` keyed by order type: the order checks run for every type ORDER_LEDGER gives held

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { useTestApp } from '../helpers/app.js';
-import { KEYS } from '../helpers/keys.js';
-import { buySingle } from './support.js';
+import { useTestApp } from '../support/app.js';
+import { KEYS } from '../support/keys.js';
+import { buySingle } from '../support/orders.js';
 
 /** A partner whose request timed out finds out, by its own reference, whether it was taken (docs/errors.md, "Retrying safely"). */
 test('GET /orders?paymentReference= finds the caller’s order, and a repeated reference’s 409 names it', async (c) => {

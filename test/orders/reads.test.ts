@@ -3,14 +3,15 @@ import { after, before, describe, test } from 'node:test';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify from 'fastify';
 import { OrdersQuery, OrdersResponse } from '../../src/modules/orders/schemas.js';
-import { createTestApp, type TestApp } from '../helpers/app.js';
-import { KEYS } from '../helpers/keys.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+import { KEYS } from '../support/keys.js';
 import type { OrderState, OrderType } from '../../src/db/schema.js';
 import { orderRow } from '../../src/modules/orders/rows.js';
 import type { Mode } from '../../src/domain/types.js';
 import { newId, shortReference } from '../../src/lib/ids.js';
-import { buySingle, newWorker, waitFor } from './support.js';
-import { staffActor } from '../helpers/actor.js';
+import { buySingle, newWorker } from '../support/orders.js';
+import { waitFor } from '../support/wait.js';
+import { staffActor } from '../support/actor.js';
 
 const ORDER_FIELDS = [
   '_creationTime', '_id', 'amount', 'beneficiaryMsisdn', 'bulkCompletedCount', 'bulkFailedCount', 'bulkRecipients', 'completedAt',

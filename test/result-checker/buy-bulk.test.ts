@@ -1,13 +1,15 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { TestApp } from '../helpers/app.js';
-import { KEYS } from '../helpers/keys.js';
-import { agentProfile, fixtureWith, ledgerEntries, ledgerProblems, liveKey, stockOf, useRcTestApp } from './support.js';
+import { useTestApp, type TestApp } from '../support/app.js';
+import { KEYS, liveKeyOf } from '../support/keys.js';
+import { agentProfile, fixtureWith } from '../support/seed.js';
+import { ledgerEntries, ledgerProblems } from '../support/ledger.js';
+import { stockOf } from '../support/result-checker.js';
 
 const BULK = '/api/v1/result-checker/buy-bulk';
 const status = (id: string) => `/api/v1/result-checker/orders/${id}/status`;
 const PHONE = '0244123456';
-const SMALL = liveKey('usr_small');
+const SMALL = liveKeyOf('usr_small');
 
 // Fixture: WASSCE 3 credentials (SuperAgent 18, Agent 19); BECE none (15); OLD inactive.
 const SEED = fixtureWith({ profiles: [agentProfile('usr_small', { live: 40 })] });
@@ -27,7 +29,7 @@ async function counts(t: TestApp) {
 
 describe('POST /api/v1/result-checker/buy-bulk (docs/api.md, "Result checkers")', () => {
   test('all items bought with one debit for the total: exact response, credentials distinct, stock and wallet', async (c) => {
-    const t = await useRcTestApp(c, { seed: SEED });
+    const t = await useTestApp(c, { seed: SEED });
     const res = await t.call('POST', BULK, {
       key: KEYS.superLive,
       body: { items: [item('rcp_wassce', '+233 24 412 3456'), item('rcp_wassce', '0554000052')] },
@@ -75,7 +77,7 @@ describe('POST /api/v1/result-checker/buy-bulk (docs/api.md, "Result checkers")'
   });
 
   test('partial failure: invalid items listed and never charged, out-of-stock items refunded, the rest sold', async (c) => {
-    const t = await useRcTestApp(c, { seed: SEED });
+    const t = await useTestApp(c, { seed: SEED });
     const items = [
       item('rcp_wassce'), // 0 ok
       item('rcp_bece'), // 1 out of stock → refunded
@@ -137,7 +139,7 @@ describe('POST /api/v1/result-checker/buy-bulk (docs/api.md, "Result checkers")'
   });
 
   test('every item failing is 409 RC_WALLET_BULK_BUY_FAILED with everything refunded', async (c) => {
-    const t = await useRcTestApp(c, { seed: SEED });
+    const t = await useTestApp(c, { seed: SEED });
     const res = await t.call('POST', BULK, { key: KEYS.agentLive, body: { items: [item('rcp_bece'), item('rcp_bece', '0201000053'), item('rcp_old')] } });
     assertError(res, 409, 'RC_WALLET_BULK_BUY_FAILED');
     assert.match(res.body.error.message, /out of stock/i);
@@ -166,7 +168,7 @@ describe('POST /api/v1/result-checker/buy-bulk (docs/api.md, "Result checkers")'
   });
 
   test('403 for other roles, 400 for 0 or more than 20 items and malformed items, 402 for the total — nothing written', async (c) => {
-    const t = await useRcTestApp(c, { seed: SEED });
+    const t = await useTestApp(c, { seed: SEED });
     const before = await counts(t);
     for (const key of [KEYS.customerLive, KEYS.customerTest, KEYS.staffLive]) {
       assertError(await t.call('POST', BULK, { key, body: { items: [item('rcp_wassce')] } }), 403, 'RC_WALLET_BULK_BUY_FAILED');
@@ -208,7 +210,7 @@ describe('POST /api/v1/result-checker/buy-bulk (docs/api.md, "Result checkers")'
   });
 
   test('test mode: sandbox credentials from the test wallet, live stock untouched, isolated from live', async (c) => {
-    const t = await useRcTestApp(c, { seed: SEED });
+    const t = await useTestApp(c, { seed: SEED });
     const res = await t.call('POST', BULK, {
       key: KEYS.superTest,
       body: { items: [item('rcp_wassce'), item('rcp_bece'), item('rcp_bece'), item('rcp_old')] },

@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createTestApp, type TestApp } from '../helpers/app.js';
-import { KEYS } from '../helpers/keys.js';
-import { agentProfile, fixtureWith, ledgerEntries, ledgerProblems, liveKey, stockOf } from './support.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+import { KEYS, liveKeyOf } from '../support/keys.js';
+import { agentProfile, fixtureWith } from '../support/seed.js';
+import { ledgerEntries, ledgerProblems } from '../support/ledger.js';
+import { stockOf } from '../support/result-checker.js';
 
 const BUY = '/api/v1/result-checker/buy-single';
 const status = (id: string) => `/api/v1/result-checker/orders/${id}/status`;
@@ -163,7 +165,7 @@ describe('POST /api/v1/result-checker/buy-single', () => {
     const transactions = await count();
     for (const packageId of ['rcp_bece', 'rcp_wassce']) {
       assertError(
-        await t.call('POST', BUY, { key: liveKey('usr_poor'), body: { packageId, recipientPhone: PHONE } }),
+        await t.call('POST', BUY, { key: liveKeyOf('usr_poor'), body: { packageId, recipientPhone: PHONE } }),
         402,
         'RC_WALLET_BUY_FAILED',
       );

@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { isUniqueViolation, translateDriverError } from '../../src/db/unique-indexes.js';
-import { agentProfile, fixtureWith, ledgerProblems, liveKey, stockOf, useRcTestApp } from './support.js';
+import { agentProfile, fixtureWith } from '../support/seed.js';
+import { ledgerProblems } from '../support/ledger.js';
+import { liveKeyOf } from '../support/keys.js';
+import { stockOf } from '../support/result-checker.js';
+import { useTestApp } from '../support/app.js';
 
 const BUYERS = ['usr_r1', 'usr_r2', 'usr_r3', 'usr_r4', 'usr_r5'];
 const SEED = fixtureWith({
@@ -21,12 +25,12 @@ const SEED = fixtureWith({
 
 describe('result-checker purchases under concurrency', () => {
   test('30 parallel buy-single calls for 10 credentials: 10 distinct credentials sold, 20 refused, balances exact', async (c) => {
-    const t = await useRcTestApp(c, { seed: SEED });
+    const t = await useTestApp(c, { seed: SEED });
     const calls = Array.from({ length: 30 }, (_, i) => {
       const buyer = BUYERS[i % BUYERS.length] ?? 'usr_r1';
       return t
         .call('POST', '/api/v1/result-checker/buy-single', {
-          key: liveKey(buyer),
+          key: liveKeyOf(buyer),
           body: { packageId: 'rcp_race', recipientPhone: '0244123456' },
         })
         .then((res) => ({ buyer, res }));
@@ -56,7 +60,7 @@ describe('result-checker purchases under concurrency', () => {
       const bought = sold.filter((r) => r.buyer === buyer).length;
       assert.deepEqual(await t.wallet(buyer, 'live'), { available: 10000 - bought * 1000, held: 0 }, buyer);
     }
-    assert.equal(await stockOf(t, liveKey('usr_r1'), 'rcp_race'), 0);
+    assert.equal(await stockOf(t, liveKeyOf('usr_r1'), 'rcp_race'), 0);
 
     // Every credential is held by exactly one completed transaction, and the other way round.
     const credentials = await t.database.db
@@ -85,9 +89,9 @@ describe('result-checker purchases under concurrency', () => {
   });
 
   test('backstops: the database refuses a credential or short reference used twice, and the service recognises it', async (c) => {
-    const t = await useRcTestApp(c, { seed: SEED });
+    const t = await useTestApp(c, { seed: SEED });
     const res = await t.call('POST', '/api/v1/result-checker/buy-single', {
-      key: liveKey('usr_r1'),
+      key: liveKeyOf('usr_r1'),
       body: { packageId: 'rcp_race', recipientPhone: '0244123456' },
     });
     assert.equal(res.status, 200);
@@ -103,7 +107,7 @@ describe('result-checker purchases under concurrency', () => {
   });
 
   test('parallel bulk and single purchases never hand one credential out twice', async (c) => {
-    const t = await useRcTestApp(c, { seed: SEED });
+    const t = await useTestApp(c, { seed: SEED });
     const bodyFor = (i: number) =>
       i % 2 === 0
         ? { url: '/api/v1/result-checker/buy-bulk', body: { items: [0, 1, 2].map(() => ({ packageId: 'rcp_race', recipientPhone: '0244123456' })) } }
@@ -111,7 +115,7 @@ describe('result-checker purchases under concurrency', () => {
     const results = await Promise.all(
       Array.from({ length: 10 }, (_, i) => {
         const { url, body } = bodyFor(i);
-        return t.call('POST', url, { key: liveKey(BUYERS[i % BUYERS.length] ?? 'usr_r1'), body });
+        return t.call('POST', url, { key: liveKeyOf(BUYERS[i % BUYERS.length] ?? 'usr_r1'), body });
       }),
     );
     const handed: string[] = [];

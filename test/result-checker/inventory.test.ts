@@ -3,12 +3,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { createTestApp, TEST_DIALECT, type TestApp } from '../helpers/app.js';
-import { runCli } from '../helpers/cli.js';
-import { KEYS } from '../helpers/keys.js';
+import { createTestApp, TEST_DIALECT, type TestApp } from '../support/app.js';
+import { cliDatabaseEnv, runCli } from '../support/cli.js';
+import { KEYS } from '../support/keys.js';
 import { InventoryImportError, parseCredentialCsv } from '../../src/modules/result-checker/csv.js';
-import { cliEnv, ledgerProblems, stockOf } from './support.js';
-import { staffActor } from '../helpers/actor.js';
+import { ledgerProblems } from '../support/ledger.js';
+import { stockOf } from '../support/result-checker.js';
+import { staffActor } from '../support/actor.js';
 
 const BUY = '/api/v1/result-checker/buy-single';
 const buy = (t: TestApp, packageId: string, key: string = KEYS.superLive) =>
@@ -98,7 +99,7 @@ describe('cli rc import and encryption at rest', () => {
   test('the CLI prints what it added and skipped; a bad file exits non-zero with one line naming the line', async () => {
     // The CLI runs with its own CREDENTIALS_KEY, so it imports into a package this app never sells
     // (duplicates against stored credentials are covered above, with the app's key).
-    const env = cliEnv(t);
+    const env = cliDatabaseEnv(t.testDb);
     const stock = () => t.ctx.resultChecker.stock('rcp_old');
     assert.equal(await stock(), 1);
     const first = path.join(dir, 'first.csv');

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createTestApp, type TestApp } from '../helpers/app.js';
-import { KEYS } from '../helpers/keys.js';
-import { rcAndTopUpProblems } from './support.js';
-import { staffActor } from '../helpers/actor.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+import { KEYS } from '../support/keys.js';
+import { rcAndTopUpProblems } from '../support/ledger.js';
+import { staffActor } from '../support/actor.js';
 
 /**
  * The checks must catch what they claim to: each case breaks one thing directly in the

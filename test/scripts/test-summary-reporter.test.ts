@@ -4,7 +4,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
+import { ROOT } from '../support/repo.js';
 
 /**
  * scripts/test-summary-reporter.mjs, which scripts/run-tests.mjs reads to decide whether a run
@@ -12,7 +13,6 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
  * as todo), so a known gap marked todo does not fail the suite.
  */
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const REPORTER = pathToFileURL(path.join(ROOT, 'scripts/test-summary-reporter.mjs')).href;
 
 test('the summary names a failed test, not a failing todo test, and counts the todo', (c) => {

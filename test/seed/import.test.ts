@@ -6,9 +6,10 @@ import { after, before, describe, test } from 'node:test';
 import type { Kysely } from 'kysely';
 import type { DB } from '../../src/db/schema.js';
 import { parseSeed, SeedError } from '../../src/seed/import.js';
-import { createTestApp, FIXTURE_SEED, TEST_DIALECT, type TestApp } from '../helpers/app.js';
-import { runCli } from '../helpers/cli.js';
-import { KEYS } from '../helpers/keys.js';
+import { createTestApp, TEST_DIALECT, type TestApp } from '../support/app.js';
+import { FIXTURE_SEED } from '../support/seed.js';
+import { runCli } from '../support/cli.js';
+import { KEYS } from '../support/keys.js';
 
 const TABLES = ['operators', 'products', 'data_packages', 'data_package_prices', 'rc_packages', 'rc_package_prices',
   'rc_credentials', 'profiles', 'api_keys', 'wallets', 'ledger_entries'] as const;

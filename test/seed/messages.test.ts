@@ -5,8 +5,9 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { closestName, editDistance } from '../../src/lib/did-you-mean.js';
 import { parseSeed, SeedError } from '../../src/seed/import.js';
-import { createTestDatabase, FIXTURE_SEED, type TestDatabase } from '../helpers/app.js';
-import { cliDatabaseEnv, runCli } from '../helpers/cli.js';
+import { createTestDatabase, type TestDatabase } from '../support/app.js';
+import { FIXTURE_SEED } from '../support/seed.js';
+import { cliDatabaseEnv, runCli } from '../support/cli.js';
 
 type Seed = Record<string, Array<Record<string, unknown>>>;
 

@@ -5,9 +5,10 @@ import type { Kysely } from 'kysely';
 import { formatSummary } from '../../src/cli/commands/import.js';
 import type { DB } from '../../src/db/schema.js';
 import { parseSeed, SeedError } from '../../src/seed/import.js';
-import { createTestApp, FIXTURE_SEED, type TestApp } from '../helpers/app.js';
-import { KEYS } from '../helpers/keys.js';
-import { buySingle, newWorker, waitForState } from '../orders/support.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+import { FIXTURE_SEED } from '../support/seed.js';
+import { KEYS } from '../support/keys.js';
+import { buySingle, newWorker, waitForState } from '../support/orders.js';
 
 /** The seed file's `orders` section: order history migrated from the old platform. */
 

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { TestApp } from '../helpers/app.js';
-import { runCli } from '../helpers/cli.js';
-import { KEYS } from '../helpers/keys.js';
+import { useTestApp, type TestApp } from '../support/app.js';
+import { cliDatabaseEnv, runCli } from '../support/cli.js';
+import { KEYS } from '../support/keys.js';
 import { DomainError } from '../../src/domain/errors.js';
-import { cliEnv, ledgerEntries, ledgerProblems, useRcTestApp } from '../result-checker/support.js';
-import { staffActor } from '../helpers/actor.js';
+import { ledgerEntries, ledgerProblems } from '../support/ledger.js';
+import { staffActor } from '../support/actor.js';
 
 const REQUEST = '/api/v1/top-ups/request';
 const LIST = '/api/v1/top-ups';
@@ -26,7 +26,7 @@ const refused = (pattern: RegExp) => (error: unknown) => error instanceof Domain
 
 describe('POST /api/v1/top-ups/request (docs/api.md, "Top-ups")', () => {
   test('a live request is 201 with the exact record, pending; the wallet is untouched', async (c) => {
-    const t = await useRcTestApp(c);
+    const t = await useTestApp(c);
     const res = await t.call('POST', REQUEST, {
       key: KEYS.agentLive,
       body: { amount: 250.5, method: 'bank', reference: '  MTN-TX-0001 ', note: 'March float' },
@@ -56,7 +56,7 @@ describe('POST /api/v1/top-ups/request (docs/api.md, "Top-ups")', () => {
   });
 
   test('validation failures are 400 TOPUP_REQUEST_FAILED and write nothing', async (c) => {
-    const t = await useRcTestApp(c);
+    const t = await useTestApp(c);
     const bodies: unknown[] = [
       {},
       { method: 'momo', reference: 'R1' },
@@ -83,7 +83,7 @@ describe('POST /api/v1/top-ups/request (docs/api.md, "Top-ups")', () => {
   });
 
   test('reference is unique per profile within a mode: a duplicate is 409, other profiles and the other mode may reuse it', async (c) => {
-    const t = await useRcTestApp(c);
+    const t = await useTestApp(c);
     await request(t, KEYS.superLive, { reference: 'SHARED-1' });
     for (const reference of ['SHARED-1', '  SHARED-1  ']) {
       const dup = await t.call('POST', REQUEST, { key: KEYS.superLive, body: { amount: 5, method: 'bank', reference } });
@@ -100,7 +100,7 @@ describe('POST /api/v1/top-ups/request (docs/api.md, "Top-ups")', () => {
   });
 
   test('test mode: approved at once, test wallet credited through the ledger, live untouched', async (c) => {
-    const t = await useRcTestApp(c);
+    const t = await useTestApp(c);
     const res = await t.call('POST', REQUEST, { key: KEYS.customerTest, body: { amount: 75.25, method: 'momo', reference: 'SBX-1' } });
     assert.equal(res.status, 201);
     assert.equal(res.body.data.status, 'approved');
@@ -133,7 +133,7 @@ describe('POST /api/v1/top-ups/request (docs/api.md, "Top-ups")', () => {
 
 describe('GET /api/v1/top-ups', () => {
   test('own requests of the key’s mode only, newest first, status filter', async (c) => {
-    const t = await useRcTestApp(c);
+    const t = await useTestApp(c);
     const a = await request(t, KEYS.superLive, { reference: 'A' });
     const b = await request(t, KEYS.superLive, { reference: 'B' });
     const cc = await request(t, KEYS.superLive, { reference: 'C' });
@@ -160,7 +160,7 @@ describe('GET /api/v1/top-ups', () => {
   });
 
   test('keyset pages visit every request exactly once while new ones arrive; bad parameters are 400', async (c) => {
-    const t = await useRcTestApp(c);
+    const t = await useTestApp(c);
     const made: string[] = [];
     for (let i = 0; i < 7; i++) made.push((await request(t, KEYS.agentLive, { reference: `P${i}` }))._id);
     const seen: string[] = [];
@@ -189,7 +189,7 @@ describe('GET /api/v1/top-ups', () => {
 
 describe('staff decisions (cli topups)', () => {
   test('approve credits once; a second decision is refused; reject records the reason and credits nothing', async (c) => {
-    const t = await useRcTestApp(c);
+    const t = await useTestApp(c);
     const one = await request(t, KEYS.superLive, { amount: 120, reference: 'ONE' });
     const two = await request(t, KEYS.superLive, { amount: 80, reference: 'TWO' });
 
@@ -224,7 +224,7 @@ describe('staff decisions (cli topups)', () => {
   });
 
   test('two approvals racing credit the wallet exactly once', async (c) => {
-    const t = await useRcTestApp(c);
+    const t = await useTestApp(c);
     const ids = [];
     for (let i = 0; i < 3; i++) ids.push((await request(t, KEYS.agentLive, { amount: 10, reference: `RACE${i}` }))._id);
     const outcomes = await Promise.allSettled(ids.flatMap((id) => [t.ctx.topUps.approve(staffActor('a'), id), t.ctx.topUps.approve(staffActor('b'), id), t.ctx.topUps.approve(staffActor('c'), id)]));
@@ -235,11 +235,11 @@ describe('staff decisions (cli topups)', () => {
   });
 
   test('the CLI lists, approves once, refuses the second approval with one line and a non-zero exit, rejects with a reason', async (c) => {
-    const t = await useRcTestApp(c);
+    const t = await useTestApp(c);
     const one = await request(t, KEYS.agentLive, { amount: 40, reference: 'CLI-ONE' });
     const two = await request(t, KEYS.agentLive, { amount: 15, reference: 'CLI-TWO' });
     await request(t, KEYS.agentTest, { amount: 5, reference: 'CLI-TEST' });
-    const env = cliEnv(t);
+    const env = cliDatabaseEnv(t.testDb);
 
     const list = await runCli(['topups', 'list', '--status', 'pending', '--mode', 'live'], env);
     assert.equal(list.code, 0, list.stderr);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { sql } from 'kysely';
 import { postings, type Posting } from '../../src/modules/wallet/postings.js';
-import { type TestApp, useTestApp } from '../helpers/app.js';
+import { type TestApp, useTestApp } from '../support/app.js';
 
 async function superWallet(t: TestApp) {
   const row = await t.database.db

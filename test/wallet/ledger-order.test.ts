@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { useTestApp } from '../helpers/app.js';
-import { KEYS } from '../helpers/keys.js';
+import { useTestApp } from '../support/app.js';
+import { KEYS } from '../support/keys.js';
 
 /** A wallet's ledger read in id order replays its history, even when one unit books many entries. */
 test('ledger entries keep their order: many postings in one unit replay the balance, and a tampered entry is reported', async (c) => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { postings, type Posting } from '../../src/modules/wallet/postings.js';
-import { createTestApp, type TestApp } from '../helpers/app.js';
+import { createTestApp, type TestApp } from '../support/app.js';
 
 describe('postMany: a batch of postings equals post() one by one', () => {
   let t: TestApp;

@@ -3,8 +3,9 @@ import fs from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import type { Mode } from '../../src/domain/types.js';
 import { postings, type Posting } from '../../src/modules/wallet/postings.js';
-import { createTestApp, FIXTURE_SEED, type TestApp, useTestApp } from '../helpers/app.js';
-import { KEYS } from '../helpers/keys.js';
+import { createTestApp, type TestApp, useTestApp } from '../support/app.js';
+import { FIXTURE_SEED } from '../support/seed.js';
+import { KEYS } from '../support/keys.js';
 
 /** Each named posting, booked through the wallet repository on a real database: its effect on the balances and its ledger entry. */
 describe('postings: what each one does to a wallet', () => {

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { sql } from 'kysely';
-import { KEYS } from '../helpers/keys.js';
-import { waitFor } from '../helpers/wait.js';
-import { buySingle, newWorker } from '../orders/support.js';
-import { createEndpoint, webhookApp } from './support.js';
+import { KEYS } from '../support/keys.js';
+import { waitFor } from '../support/wait.js';
+import { buySingle, newWorker } from '../support/orders.js';
+import { createEndpoint, webhookApp } from '../support/webhooks.js';
 
 /**
  * An event is recorded in the transaction of the change it reports (docs/webhooks.md). Here

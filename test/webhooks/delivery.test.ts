@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { RETRY_SCHEDULE_MS } from '../../src/modules/webhooks/deliveries.js';
 import { createWebhookLane } from '../../src/worker/index.js';
-import { KEYS } from '../helpers/keys.js';
-import { startReceiver } from '../helpers/receiver.js';
-import { waitFor } from '../helpers/wait.js';
-import { buySingle, newWorker } from '../orders/support.js';
-import { approvedTopUp, createEndpoint, SCALE, startWorkers, verified, webhookApp } from './support.js';
+import { KEYS } from '../support/keys.js';
+import { startReceiver } from '../support/receiver.js';
+import { waitFor } from '../support/wait.js';
+import { buySingle, newWorker } from '../support/orders.js';
+import { approvedTopUp, createEndpoint, SCALE, startWorkers, verified, webhookApp } from '../support/webhooks.js';
 
 /** A live top-up approved by staff: one topup.approved event of usr_super, at once. */
 async function topUpEvent(t: Awaited<ReturnType<typeof webhookApp>>, reference: string): Promise<string> {

@@ -4,12 +4,12 @@ import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { describe, test } from 'node:test';
 import { hostOf } from '../../src/modules/webhooks/url-policy.js';
-import { KEYS } from '../helpers/keys.js';
-import { startReceiver } from '../helpers/receiver.js';
-import { waitFor } from '../helpers/wait.js';
-import { buySingle } from '../orders/support.js';
-import { approvedTopUp, createEndpoint, startWorkers, verified, webhookApp } from './support.js';
-import { staffActor } from '../helpers/actor.js';
+import { KEYS } from '../support/keys.js';
+import { startReceiver } from '../support/receiver.js';
+import { waitFor } from '../support/wait.js';
+import { buySingle } from '../support/orders.js';
+import { approvedTopUp, createEndpoint, startWorkers, verified, webhookApp } from '../support/webhooks.js';
+import { staffActor } from '../support/actor.js';
 
 type App = Awaited<ReturnType<typeof webhookApp>>;
 

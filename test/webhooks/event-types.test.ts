@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { KEYS } from '../helpers/keys.js';
-import { startReceiver, type Received } from '../helpers/receiver.js';
-import { waitFor } from '../helpers/wait.js';
-import { buySingle } from '../orders/support.js';
-import { createEndpoint, startWorkers, verified, webhookApp, type EventBody } from './support.js';
-import { staffActor } from '../helpers/actor.js';
+import { KEYS } from '../support/keys.js';
+import { startReceiver, type Received } from '../support/receiver.js';
+import { waitFor } from '../support/wait.js';
+import { buySingle } from '../support/orders.js';
+import { createEndpoint, startWorkers, verified, webhookApp, type EventBody } from '../support/webhooks.js';
+import { staffActor } from '../support/actor.js';
 
 /**
  * Every event type (docs/webhooks.md, "Event types") reaches a real receiver, signed so that the

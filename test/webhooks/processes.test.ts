@@ -1,18 +1,19 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
-import { TEST_DIALECT } from '../helpers/app.js';
-import { KEYS } from '../helpers/keys.js';
-import { startReceiver, type Receiver } from '../helpers/receiver.js';
-import { PROCESS_BUDGET_MS, waitFor } from '../helpers/wait.js';
-import { killQuietly, runCli, startWorker, type WorkerProcess } from '../orders/support.js';
-import { approvedTopUp, createEndpoint, SCALE, verified, webhookApp } from './support.js';
+import { TEST_DIALECT } from '../support/app.js';
+import { KEYS } from '../support/keys.js';
+import { startReceiver, type Receiver } from '../support/receiver.js';
+import { PROCESS_BUDGET_MS, waitFor } from '../support/wait.js';
+import { cliEnv, runCli, type CliProcess } from '../support/cli.js';
+import { startWorker } from '../support/orders.js';
+import { approvedTopUp, createEndpoint, SCALE, verified, webhookApp } from '../support/webhooks.js';
 
 /** The webhook lane in `cli worker` processes, and the staff's `cli webhooks` commands. */
 describe(`webhook deliveries by worker processes (${TEST_DIALECT})`, () => {
-  const children: WorkerProcess[] = [];
+  const children: CliProcess[] = [];
   const receivers: Receiver[] = [];
   after(async () => {
-    for (const child of children) killQuietly(child);
+    for (const child of children) child.kill();
     await Promise.all(children.map((child) => child.exited()));
     await Promise.all(receivers.map((r) => r.close()));
   });
@@ -81,7 +82,7 @@ describe(`webhook deliveries by worker processes (${TEST_DIALECT})`, () => {
     assert.equal(work.length, 1);
     await t.ctx.webhookDeliveries.attempt(work[0]!, 'cli-test');
 
-    const listed = await runCli(t, ['webhooks', 'list', '--profile', 'usr_super']);
+    const listed = await runCli(['webhooks', 'list', '--profile', 'usr_super'], cliEnv(t));
     assert.equal(listed.code, 0, listed.stderr);
     const lines = listed.stdout.trim().split('\n');
     assert.equal(lines.length, 2);
@@ -91,14 +92,14 @@ describe(`webhook deliveries by worker processes (${TEST_DIALECT})`, () => {
     );
     assert.ok(!listed.stdout.includes('whsec_'), 'no secrets');
 
-    const failures = await runCli(t, ['webhooks', 'failures', '--profile', 'usr_super']);
+    const failures = await runCli(['webhooks', 'failures', '--profile', 'usr_super'], cliEnv(t));
     assert.equal(failures.code, 0, failures.stderr);
     assert.match(
       failures.stdout,
       new RegExp(`evt_\\S+\\s+topup.approved\\s+live\\s+retrying\\s+1 attempt\\(s\\).*HTTP 500\\s+→ ${endpoint.id}`),
     );
 
-    const disabled = await runCli(t, ['webhooks', 'disable', endpoint.id, '--reason', 'answers 500 to everything']);
+    const disabled = await runCli(['webhooks', 'disable', endpoint.id, '--reason', 'answers 500 to everything'], cliEnv(t));
     assert.equal(disabled.code, 0, disabled.stderr);
     assert.equal(disabled.stdout.trim(), `disabled ${endpoint.id}: answers 500 to everything`);
     const shown = await t.call('GET', '/api/v1/webhook-endpoints', { key: KEYS.superLive });
@@ -111,13 +112,13 @@ describe(`webhook deliveries by worker processes (${TEST_DIALECT})`, () => {
       'its pending delivery stops',
     );
 
-    const again = await runCli(t, ['webhooks', 'disable', endpoint.id, '--reason', 'again']);
+    const again = await runCli(['webhooks', 'disable', endpoint.id, '--reason', 'again'], cliEnv(t));
     assert.equal(again.code, 1);
     assert.equal(again.stderr.trim(), `refused: webhook endpoint ${endpoint.id} is already disabled`);
-    const unknown = await runCli(t, ['webhooks', 'disable', 'we_nope', '--reason', 'x']);
+    const unknown = await runCli(['webhooks', 'disable', 'we_nope', '--reason', 'x'], cliEnv(t));
     assert.equal(unknown.code, 1);
     assert.match(unknown.stderr, /no webhook endpoint we_nope/);
-    const noProfile = await runCli(t, ['webhooks', 'list', '--profile', 'usr_nobody']);
+    const noProfile = await runCli(['webhooks', 'list', '--profile', 'usr_nobody'], cliEnv(t));
     assert.equal(noProfile.stdout.trim(), 'no webhook endpoints for usr_nobody');
   });
 });

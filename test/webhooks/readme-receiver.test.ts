@@ -3,10 +3,10 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { ROOT } from '../helpers/cli.js';
-import { KEYS } from '../helpers/keys.js';
-import { PROCESS_BUDGET_MS, waitFor } from '../helpers/wait.js';
-import { approvedTopUp, startWorkers, webhookApp } from './support.js';
+import { ROOT } from '../support/repo.js';
+import { KEYS } from '../support/keys.js';
+import { PROCESS_BUDGET_MS, waitFor } from '../support/wait.js';
+import { approvedTopUp, startWorkers, webhookApp } from '../support/webhooks.js';
 
 /** The TypeScript receiver of the README's webhook section, as written there. */
 function readmeReceiver(): string {

@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, beforeEach, describe, test } from 'node:test';
-import { createTestApp, type TestApp } from '../helpers/app.js';
-import { KEYS } from '../helpers/keys.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+import { KEYS } from '../support/keys.js';
 import { createProviders } from '../../src/provider/index.js';
 import type { DataProvider } from '../../src/provider/types.js';
-import { buySingle, ledgerMismatches, newWorker, orderState, sandboxCalls, waitFor } from '../orders/support.js';
+import { buySingle, newWorker, orderState, sandboxCalls } from '../support/orders.js';
+import { ledgerProblems } from '../support/ledger.js';
+import { waitFor } from '../support/wait.js';
 
 /** A provider whose submissions wait at a gate until the test opens it; it counts those waiting. */
 function gatedProvider(t: TestApp) {
@@ -74,7 +76,7 @@ describe('worker: several claimed batches in flight', () => {
     assert.equal(calls.length, 8);
     assert.equal(new Set(calls.map((c) => c.idempotency_key)).size, 8);
     assert.equal((await app.database.db.selectFrom('outbox').select('id').execute()).length, 0);
-    assert.deepEqual(await ledgerMismatches(app), []);
+    assert.deepEqual(await ledgerProblems(app), []);
   });
 
   test('stop() returns only after every batch in flight has finished its step', async () => {
@@ -99,6 +101,6 @@ describe('worker: several claimed batches in flight', () => {
     assert.deepEqual(items.map((i) => i.status).sort(), ['pending', 'pending', ...Array<string>(6).fill('processing')]);
     assert.equal(items.filter((i) => i.provider_ref !== null).length, 6);
     assert.equal((await leasedRows(app)).length, 0);
-    assert.deepEqual(await ledgerMismatches(app), []);
+    assert.deepEqual(await ledgerProblems(app), []);
   });
 });

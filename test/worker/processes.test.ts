@@ -1,24 +1,18 @@
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
-import { createTestApp, TEST_DIALECT, type TestApp } from '../helpers/app.js';
-import { KEYS } from '../helpers/keys.js';
-import { PROCESS_BUDGET_MS } from '../helpers/wait.js';
-import {
-  buySingle,
-  killQuietly,
-  ledgerMismatches,
-  sandboxCalls,
-  startWorker,
-  waitFor,
-  type WorkerProcess,
-} from '../orders/support.js';
+import { createTestApp, TEST_DIALECT, type TestApp } from '../support/app.js';
+import { KEYS } from '../support/keys.js';
+import { PROCESS_BUDGET_MS, waitFor } from '../support/wait.js';
+import { buySingle, sandboxCalls, startWorker } from '../support/orders.js';
+import { ledgerProblems } from '../support/ledger.js';
+import type { CliProcess } from '../support/cli.js';
 
 /** `cli worker` as real child processes on the test's database (WORKER=off + cli worker: docs/cli.md, `worker`). */
 describe(`worker processes (${TEST_DIALECT})`, () => {
   const apps: TestApp[] = [];
-  const children: WorkerProcess[] = [];
+  const children: CliProcess[] = [];
   after(async () => {
-    for (const child of children) killQuietly(child);
+    for (const child of children) child.kill();
     // Gone before their schemas and files are: nothing of theirs holds a connection or a lock.
     await Promise.all(children.map((child) => child.exited()));
     for (const app of apps) await app.close();
@@ -30,7 +24,7 @@ describe(`worker processes (${TEST_DIALECT})`, () => {
     return t;
   }
 
-  const worker = (t: TestApp, env: Record<string, string>): Promise<WorkerProcess> =>
+  const worker = (t: TestApp, env: Record<string, string>): Promise<CliProcess> =>
     startWorker(t, { WORKER_IDLE_MS: '20', ...env }, children);
 
   const itemOf = (t: TestApp, orderId: string) =>
@@ -66,7 +60,7 @@ describe(`worker processes (${TEST_DIALECT})`, () => {
     assert.deepEqual(calls.map((c) => [c.idempotency_key, c.submit_calls]), [[`${submitted.id}:1`, 1]]);
     const entries = await t.database.db.selectFrom('ledger_entries').select('kind').where('order_id', '=', orderId).orderBy('id').execute();
     assert.deepEqual(entries.map((e) => e.kind), ['data_hold', 'data_settle']);
-    assert.deepEqual(await ledgerMismatches(t), []);
+    assert.deepEqual(await ledgerProblems(t), []);
 
     // SIGTERM stops it cleanly.
     second.child.kill('SIGTERM');
@@ -111,7 +105,7 @@ describe(`worker processes (${TEST_DIALECT})`, () => {
     assert.equal(new Set(settles.map((s) => s.order_item_id)).size, 45);
     assert.equal(settles.length, 45, 'each delivery settled once');
     for (const id of orderIds) assert.equal((await t.call('GET', `/api/v1/orders/${id}/status`, { key: id === orderIds[1] ? KEYS.superTest : id === orderIds[0] ? KEYS.superLive : KEYS.agentLive })).body.data.state, 'Completed');
-    assert.deepEqual(await ledgerMismatches(t), []);
+    assert.deepEqual(await ledgerProblems(t), []);
 
     // Both processes took part.
     const workersThatSubmitted = new Set(

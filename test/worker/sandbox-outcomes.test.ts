@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createProviders } from '../../src/provider/index.js';
-import { useTestApp } from '../helpers/app.js';
-import { KEYS } from '../helpers/keys.js';
-import { buySingle, ledgerMismatches, newWorker, sandboxCalls, waitFor } from '../orders/support.js';
+import { useTestApp } from '../support/app.js';
+import { KEYS } from '../support/keys.js';
+import { buySingle, newWorker, sandboxCalls } from '../support/orders.js';
+import { ledgerProblems } from '../support/ledger.js';
+import { waitFor } from '../support/wait.js';
 
 /**
  * Each test number of the sandbox (docs/api.md, "Sandbox test numbers"), end to end through the
@@ -78,5 +80,5 @@ test('every sandbox test number ends in exactly one outcome with the right money
   for (const name of ['normal', 'slow', 'timesOut', 'pollError'])
     assert.deepEqual(kindsOf(name), ['data_hold', 'data_settle'], name);
   for (const name of ['fails', 'refused']) assert.deepEqual(kindsOf(name), ['data_hold', 'data_release'], name);
-  assert.deepEqual(await ledgerMismatches(t), []);
+  assert.deepEqual(await ledgerProblems(t), []);
 });

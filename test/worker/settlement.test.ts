@@ -1,12 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createTestApp, type TestApp } from '../helpers/app.js';
-import { KEYS } from '../helpers/keys.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+import { KEYS } from '../support/keys.js';
 import { createProviders } from '../../src/provider/index.js';
 import { SandboxProvider } from '../../src/provider/sandbox.js';
 import { ProviderError, type DataProvider, type ProviderRegistry } from '../../src/provider/types.js';
 import { SandboxStore } from '../../src/provider/sandbox-repository.js';
-import { buySingle, FAST, ledgerMismatches, newWorker, sandboxCalls, waitFor } from '../orders/support.js';
+import { buySingle, FAST, newWorker, sandboxCalls } from '../support/orders.js';
+import { ledgerProblems } from '../support/ledger.js';
+import { waitFor } from '../support/wait.js';
 
 describe('worker: submission and settlement through the sandbox (docs/order-lifecycle.md, "The money at each step")', () => {
   let t: TestApp;
@@ -68,7 +70,7 @@ describe('worker: submission and settlement through the sandbox (docs/order-life
     assert.equal(calls[0]?.submit_calls, 1);
     assert.equal(calls[0]?.provider_ref, item.provider_ref);
     assert.equal((await t.database.db.selectFrom('outbox').select('id').where('order_item_id', '=', item.id).execute()).length, 0);
-    assert.deepEqual(await ledgerMismatches(t), []);
+    assert.deepEqual(await ledgerProblems(t), []);
   });
 
   test('failure: a number ending in 0000 fails with the sandbox message and the hold returns to available', async () => {
@@ -92,7 +94,7 @@ describe('worker: submission and settlement through the sandbox (docs/order-life
     // The number is free again.
     assert.equal((await buySingle(t, KEYS.agentLive, '0244310000')).status, 200);
     await settle(worker, KEYS.agentLive, (await t.database.db.selectFrom('orders').select('id').orderBy('id', 'desc').executeTakeFirstOrThrow()).id);
-    assert.deepEqual(await ledgerMismatches(t), []);
+    assert.deepEqual(await ledgerProblems(t), []);
   });
 
   test('a settled delivery is never settled twice: a late callback or repeated outcome changes nothing', async () => {
@@ -105,7 +107,7 @@ describe('worker: submission and settlement through the sandbox (docs/order-life
     assert.equal(await worker.settleFromProvider(item.provider_ref!, { status: 'failed', errorMessage: 'late' }), false);
     assert.deepEqual(await t.wallet('usr_super', 'live'), walletAfter);
     assert.equal((await entriesOf(orderId)).length, 2);
-    assert.deepEqual(await ledgerMismatches(t), []);
+    assert.deepEqual(await ledgerProblems(t), []);
   });
 
   test('a callback-style provider can report the outcome through the worker', async () => {
@@ -120,7 +122,7 @@ describe('worker: submission and settlement through the sandbox (docs/order-life
     assert.equal((await status(KEYS.superLive, orderId)).state, 'Completed');
     assert.equal((await t.database.db.selectFrom('outbox').select('id').where('order_item_id', '=', item.id).execute()).length, 0);
     assert.equal(await worker.settleFromProvider('sbx_unknown', { status: 'completed' }), false);
-    assert.deepEqual(await ledgerMismatches(t), []);
+    assert.deepEqual(await ledgerProblems(t), []);
   });
 
   test('provider errors and timeouts are retried with backoff, with the same idempotency key', async () => {
@@ -159,7 +161,7 @@ describe('worker: submission and settlement through the sandbox (docs/order-life
     assert.equal(s.state, 'Completed');
     assert.equal(calls, 3);
     assert.deepEqual(keys, [`${item.id}:1`, `${item.id}:1`, `${item.id}:1`]);
-    assert.deepEqual(await ledgerMismatches(t), []);
+    assert.deepEqual(await ledgerProblems(t), []);
   });
 
   test('a permanent refusal on submit fails the delivery and returns the hold', async () => {
@@ -180,7 +182,7 @@ describe('worker: submission and settlement through the sandbox (docs/order-life
     assert.equal(s.state, 'Failed');
     assert.match(s.errorMessage, /refused.*unsupported package/);
     assert.deepEqual(await t.wallet('usr_super', 'live'), before);
-    assert.deepEqual(await ledgerMismatches(t), []);
+    assert.deepEqual(await ledgerProblems(t), []);
   });
 
   test('crash after the provider accepted but before it was recorded: the re-submission is recognised, one delivery', async () => {
@@ -200,7 +202,7 @@ describe('worker: submission and settlement through the sandbox (docs/order-life
     assert.equal(calls.length, 1, 'one delivery');
     assert.equal(calls[0]?.submit_calls, 2, 'the second call was deduplicated by the provider');
     assert.deepEqual((await entriesOf(orderId)).map((e) => e[0]), ['data_hold', 'data_settle']);
-    assert.deepEqual(await ledgerMismatches(t), []);
+    assert.deepEqual(await ledgerProblems(t), []);
   });
 
   test('a crashed worker\'s lease blocks others until it expires, then the row is picked up', async () => {
@@ -214,7 +216,7 @@ describe('worker: submission and settlement through the sandbox (docs/order-life
     assert.equal((await status(KEYS.superLive, orderId)).state, 'Processing');
     const s = await settle(worker, KEYS.superLive, orderId);
     assert.equal(s.state, 'Completed');
-    assert.deepEqual(await ledgerMismatches(t), []);
+    assert.deepEqual(await ledgerProblems(t), []);
   });
 
   test('stop() lets the step in progress finish, then resolves', async () => {
@@ -256,6 +258,6 @@ describe('worker: submission and settlement through the sandbox (docs/order-life
     assert.equal(s.state, 'Completed');
     assert.deepEqual(await t.wallet('usr_customer', 'test'), { available: 2000, held: 0 });
     assert.deepEqual(await t.wallet('usr_customer', 'live'), liveBefore);
-    assert.deepEqual(await ledgerMismatches(t), []);
+    assert.deepEqual(await ledgerProblems(t), []);
   });
 });

@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createTestApp, type TestApp } from '../helpers/app.js';
-import { KEYS } from '../helpers/keys.js';
+import { createTestApp, type TestApp } from '../support/app.js';
+import { KEYS } from '../support/keys.js';
 import { startInlineWorker } from '../../src/worker/index.js';
-import { buySingle, ledgerMismatches, orderState, waitFor } from '../orders/support.js';
+import { buySingle, orderState } from '../support/orders.js';
+import { ledgerProblems } from '../support/ledger.js';
+import { waitFor } from '../support/wait.js';
 
 describe('inline worker: a purchase wakes it', () => {
   let t: TestApp;
@@ -55,6 +57,6 @@ describe('inline worker: a purchase wakes it', () => {
     assert.equal(res.status, 200, JSON.stringify(res.body));
     const orderId = res.body.data.orderId as string;
     await waitFor('completion', async () => (await orderState(t, KEYS.superLive, orderId)) === 'completed', WITHIN_MS);
-    assert.deepEqual(await ledgerMismatches(t), []);
+    assert.deepEqual(await ledgerProblems(t), []);
   });
 });

@@ -2,10 +2,9 @@ import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
+import type { TestApp } from './app.js';
+import { ROOT } from './repo.js';
 import { PROCESS_BUDGET_MS } from './wait.js';
-
-export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 export interface CliResult {
   code: number | null;
@@ -156,4 +155,13 @@ export function cliDatabaseEnv(testDb: { url: string; pgSchema?: string }): Reco
     url += `${url.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${testDb.pgSchema}`)}`;
   }
   return { DATABASE_URL: url, CREDENTIALS_KEY: randomBytes(32).toString('base64'), NODE_ENV: 'test' };
+}
+
+/**
+ * Environment for a CLI child process on the test app's database, with the app's credentials key
+ * (so it opens what the app sealed, and the app what it seals), logging at info (tests wait for its
+ * log lines); `extra` adds to it or overrides it.
+ */
+export function cliEnv(t: TestApp, extra: Record<string, string> = {}): Record<string, string> {
+  return { ...cliDatabaseEnv(t.testDb), CREDENTIALS_KEY: t.credentialsKey, LOG_LEVEL: 'info', ...extra };
 }

@@ -1,14 +1,15 @@
 import net from 'node:net';
-import { createTestApp, type TestApp } from '../helpers/app.js';
-import { cliDatabaseEnv } from '../helpers/cli.js';
-import { liveKeyOf, profile, seedWith } from '../orders/support.js';
+import { createTestApp, type TestApp } from './app.js';
+import { liveKeyOf } from './keys.js';
+import { ledgerProblems } from './ledger.js';
+import { agentProfile, fixtureWith } from './seed.js';
 
 /** A profile with a wallet no load test empties (1 000 000 GHS live). */
 export const LOAD_PROFILE = 'usr_load';
 export const LOAD_KEY = liveKeyOf(LOAD_PROFILE);
 
 export function loadTestApp(): Promise<TestApp> {
-  return createTestApp({ seed: seedWith([profile(LOAD_PROFILE, 'SuperAgent', { live: 1_000_000 })]) });
+  return createTestApp({ seed: fixtureWith({ profiles: [agentProfile(LOAD_PROFILE, { role: 'SuperAgent', live: 1_000_000 })] }) });
 }
 
 export async function freePort(): Promise<number> {
@@ -18,11 +19,6 @@ export async function freePort(): Promise<number> {
   await new Promise((resolve) => server.close(resolve));
   if (typeof address !== 'object' || !address) throw new Error('no port');
   return address.port;
-}
-
-/** Environment of a CLI process on the test's database (one credentials key for all processes of a test). */
-export function processEnv(t: TestApp, extra: Record<string, string> = {}): Record<string, string> {
-  return { ...cliDatabaseEnv(t.testDb), LOG_LEVEL: 'info', ...extra };
 }
 
 export interface PurchaseLoad {
@@ -134,6 +130,6 @@ export async function deliveryInvariants(t: TestApp): Promise<string[]> {
     .groupBy('order_item_id')
     .execute();
   for (const s of settles) if (Number(s.n) !== 1) problems.push(`item ${s.order_item_id} settled ${s.n} times`);
-  problems.push(...(await t.ctx.ledger.verify()).mismatches);
+  problems.push(...(await ledgerProblems(t)));
   return problems;
 }

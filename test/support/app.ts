@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { TestContext } from 'node:test';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { loadConfig, type Config } from '../../src/config.js';
@@ -15,8 +14,7 @@ import type { ReferenceSource } from '../../src/lib/ids.js';
 import { CredentialCipher } from '../../src/modules/result-checker/credential-crypto.js';
 import { parseSeed } from '../../src/seed/import.js';
 import { responseViolation } from './openapi.js';
-
-export const FIXTURE_SEED = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/seed.json');
+import { FIXTURE_SEED } from './seed.js';
 
 /** Which engine this run tests: TEST_DB=postgres uses TEST_DATABASE_URL, anything else SQLite. */
 export const TEST_DIALECT = process.env.TEST_DB === 'postgres' ? 'postgres' : 'sqlite';
@@ -96,7 +94,7 @@ export interface TestApp {
   credentialsKey: string;
   /**
    * One request through the app (inject). The answer is checked against the OpenAPI document the
-   * app serves (test/helpers/openapi.ts): an undocumented status or a body that breaks its schema
+   * app serves (test/support/openapi.ts): an undocumented status or a body that breaks its schema
    * throws, failing the test that made the call.
    */
   call(
@@ -109,7 +107,8 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-const silentLog = { info() {}, warn() {}, error() {} };
+/** A logger that drops everything, for the services and workers a test builds in its own process. */
+export const silentLog = { info() {}, warn() {}, error() {} };
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const testDb = await createTestDatabase();

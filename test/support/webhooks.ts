@@ -3,10 +3,10 @@ import type { TestContext } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { createWebhookLane } from '../../src/worker/index.js';
 import type { WebhookLaneOptions } from '../../src/worker/webhook-lane.js';
-import { useTestApp, type TestApp, type TestAppOptions } from '../helpers/app.js';
-import type { Received } from '../helpers/receiver.js';
-import { newWorker } from '../orders/support.js';
-import { staffActor } from '../helpers/actor.js';
+import { useTestApp, type TestApp, type TestAppOptions } from './app.js';
+import type { Received } from './receiver.js';
+import { newWorker } from './orders.js';
+import { staffActor } from './actor.js';
 
 /** The retry schedule at 1/2000: 2.5 ms, 150 ms, 900 ms, 3.6 s, … */
 export const SCALE = 0.0005;

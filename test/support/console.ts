@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { StaffRole } from '../../src/db/schema.js';
-import type { TestApp } from '../helpers/app.js';
-import { staffActor } from '../helpers/actor.js';
+import type { TestApp } from './app.js';
+import { staffActor } from './actor.js';
 
 /** A signed-in staff member as the browser would be: the session cookie and the page's CSRF token. */
 export interface StaffClient {

@@ -11,3 +11,7 @@ export const KEYS = {
   suspendedLive: 'service_live_suspendedLiveKey0001',
   suspendedTest: 'service_test_suspendedTestKey0001',
 } as const;
+
+/** The live and test keys agentProfile (test/support/seed.ts) gives a profile of a test's own seed. */
+export const liveKeyOf = (id: string) => `service_live_${id.replace(/[^A-Za-z0-9]/g, '')}OrdLive0001`;
+export const testKeyOf = (id: string) => `service_test_${id.replace(/[^A-Za-z0-9]/g, '')}OrdTest0001`;
