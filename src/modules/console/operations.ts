@@ -1,3 +1,4 @@
+import type { Database } from '../../db/connection.js';
 import type { StaffRole, TopUpRow, TopUpStatus } from '../../db/schema.js';
 import { DomainError } from '../../domain/errors.js';
 import type { Mode } from '../../domain/types.js';
@@ -10,7 +11,6 @@ import type { TopUpService } from '../top-ups/service.js';
 import type { WebhookEndpointService } from '../webhooks/service.js';
 import type { LedgerVerifier } from '../wallet/ledger-verify.js';
 import type { Actor, AuditAction, AuditEntry, AuditTarget, AuditTrail } from '../audit/service.js';
-import type { Database } from '../../db/connection.js';
 import type { StaffService } from './service.js';
 
 export type { Actor } from '../audit/service.js';
@@ -39,9 +39,10 @@ export function isRefusal(error: unknown): error is DomainError | InventoryImpor
 const HOUR = 3_600_000;
 
 /**
- * What staff do in the console, each action through the same service as the API and the CLI and
- * each recorded in the audit trail (done or refused, by whom, from where, on which record). No
- * business rule lives here: a refusal is the service's.
+ * What staff do, from the console and from the CLI alike: each action through the same service as
+ * the API, and each recorded in the audit trail (done: by the service, in the unit of the change;
+ * refused: here; by whom, from where, on which record). No business rule lives here: a refusal is
+ * the service's.
  */
 export class ConsoleOperations {
   constructor(private readonly s: ConsoleServices) {}
