@@ -43,6 +43,55 @@ export interface Config {
   console: ConsoleSettings;
   /** Operations: metrics exposure and shutdown (docs/deployment.md). */
   operations: OperationsSettings;
+  /** The real upstreams of live deliveries (docs/upstreams.md, "Providers"). */
+  upstreams: UpstreamSettings;
+}
+
+export interface HubtelSettings {
+  apiId: string;
+  apiKey: string;
+  prepaidDepositId: string;
+  /** HUBTEL_POS_SALES_ID: the status endpoint's account. */
+  posSalesId: string;
+  csUrl: string;
+  statusUrl: string;
+}
+
+export interface ReloadlySettings {
+  clientId: string;
+  clientSecret: string;
+  environment: 'production' | 'sandbox';
+  apiUrl: string;
+  authUrl: string;
+  /** RELOADLY_WEBHOOK_SECRET: verifies signed callbacks; null: the callback route answers 404. */
+  webhookSecret: string | null;
+}
+
+export interface DtoneSettings {
+  apiKey: string;
+  apiSecret: string;
+  apiUrl: string;
+}
+
+export interface UpstreamSettings {
+  /** Each upstream's settings when it is enabled, else null (`disabled` says why). */
+  hubtel: HubtelSettings | null;
+  reloadly: ReloadlySettings | null;
+  dtone: DtoneSettings | null;
+  /** Why an upstream with some of its variables set is not enabled (for the start-up log). */
+  disabled: { provider: 'hubtel' | 'reloadly' | 'dtone'; reason: string }[];
+  /** PUBLIC_BASE_URL without a trailing slash, or null: no callback URL is sent. */
+  publicBaseUrl: string | null;
+  /** PROVIDER_CALLBACK_TOKEN: the path secret of unsigned callbacks, or null (those routes answer 404). */
+  callbackToken: string | null;
+  /** Calls in flight per upstream per worker (PROVIDER_CONCURRENCY); each call's timeout is workerTuning.providerTimeoutMs. */
+  concurrency: number;
+  breakerFailures: number;
+  breakerCoolMs: number;
+  /** An attempt unknown this long marks its delivery as needing attention (DELIVERY_ATTENTION_AFTER_MS). */
+  attentionAfterMs: number;
+  /** LIVE_SANDBOX=true: in production, live packages without a usable route may go to the sandbox. */
+  liveSandbox: boolean;
 }
 
 export interface ConsoleSettings {
@@ -314,6 +363,97 @@ export function loadConfig(env: Env = process.env): Config {
       secureCookie: booleanVar(env, 'CONSOLE_COOKIE_SECURE', nodeEnv === 'production'),
     },
     operations: operationsVars(env),
+    upstreams: upstreamVars(env, nodeEnv),
+  };
+}
+
+function urlVar(env: Env, name: string, fallback: string): string {
+  const raw = env[name]?.trim() || fallback;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(name, `is not a valid URL (got "${raw}")`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new ConfigError(name, `must be an http(s) URL (got "${raw}")`);
+  return raw.replace(/\/+$/, '');
+}
+
+/** The variables an upstream needs: all set → enabled; some set → not enabled, and why; none → off. */
+function requiredSet(env: Env, names: string[]): { values: string[] } | { missing: string[] } | null {
+  const values = names.map((n) => env[n]?.trim() ?? '');
+  const missing = names.filter((_, i) => values[i] === '');
+  if (missing.length === names.length) return null;
+  return missing.length > 0 ? { missing } : { values };
+}
+
+function upstreamVars(env: Env, nodeEnv: string): UpstreamSettings {
+  const disabled: UpstreamSettings['disabled'] = [];
+  const publicBaseUrl = env.PUBLIC_BASE_URL?.trim() ? urlVar(env, 'PUBLIC_BASE_URL', '') : null;
+  const callbackToken = env.PROVIDER_CALLBACK_TOKEN?.trim() || null;
+  if (callbackToken !== null && !/^[A-Za-z0-9_-]{32,256}$/.test(callbackToken)) {
+    throw new ConfigError('PROVIDER_CALLBACK_TOKEN', 'must be 32 to 256 letters, digits, "-" or "_" (openssl rand -hex 32)');
+  }
+
+  let hubtel: HubtelSettings | null = null;
+  const hubtelVars = requiredSet(env, ['HUBTEL_API_ID', 'HUBTEL_API_KEY', 'HUBTEL_PREPAID_DEPOSIT_ID']);
+  if (hubtelVars && 'missing' in hubtelVars) {
+    disabled.push({ provider: 'hubtel', reason: `${hubtelVars.missing.join(', ')} not set` });
+  } else if (hubtelVars) {
+    const [apiId = '', apiKey = '', prepaidDepositId = ''] = hubtelVars.values;
+    const posSalesId = env.HUBTEL_POS_SALES_ID?.trim() ?? '';
+    if (posSalesId === '') throw new ConfigError('HUBTEL_POS_SALES_ID', 'is required with HUBTEL_API_ID (status checks need it)');
+    const settings = {
+      apiId,
+      apiKey,
+      prepaidDepositId,
+      posSalesId,
+      csUrl: urlVar(env, 'HUBTEL_CS_URL', 'https://cs.hubtel.com/commissionservices'),
+      statusUrl: urlVar(env, 'HUBTEL_STATUS_URL', 'https://api-txnstatus.hubtel.com'),
+    };
+    if (publicBaseUrl === null) disabled.push({ provider: 'hubtel', reason: 'PUBLIC_BASE_URL not set (Hubtel requires a callback URL)' });
+    else if (callbackToken === null) disabled.push({ provider: 'hubtel', reason: 'PROVIDER_CALLBACK_TOKEN not set (its callback URL needs it)' });
+    else hubtel = settings;
+  }
+
+  let reloadly: ReloadlySettings | null = null;
+  const reloadlyVars = requiredSet(env, ['RELOADLY_CLIENT_ID', 'RELOADLY_CLIENT_SECRET']);
+  if (reloadlyVars && 'missing' in reloadlyVars) {
+    disabled.push({ provider: 'reloadly', reason: `${reloadlyVars.missing.join(', ')} not set` });
+  } else if (reloadlyVars) {
+    const [clientId = '', clientSecret = ''] = reloadlyVars.values;
+    const environment = enumVar(env, 'RELOADLY_ENVIRONMENT', 'production', ['production', 'sandbox'] as const);
+    reloadly = {
+      clientId,
+      clientSecret,
+      environment,
+      apiUrl: urlVar(env, 'RELOADLY_API_URL', environment === 'production' ? 'https://topups.reloadly.com' : 'https://topups-sandbox.reloadly.com'),
+      authUrl: urlVar(env, 'RELOADLY_AUTH_URL', 'https://auth.reloadly.com'),
+      webhookSecret: env.RELOADLY_WEBHOOK_SECRET?.trim() || null,
+    };
+  }
+
+  let dtone: DtoneSettings | null = null;
+  const dtoneVars = requiredSet(env, ['DTONE_API_KEY', 'DTONE_API_SECRET']);
+  if (dtoneVars && 'missing' in dtoneVars) {
+    disabled.push({ provider: 'dtone', reason: `${dtoneVars.missing.join(', ')} not set` });
+  } else if (dtoneVars) {
+    const [apiKey = '', apiSecret = ''] = dtoneVars.values;
+    dtone = { apiKey, apiSecret, apiUrl: urlVar(env, 'DTONE_API_URL', 'https://dvs-api.dtone.com/v1') };
+  }
+
+  return {
+    hubtel,
+    reloadly,
+    dtone,
+    disabled,
+    publicBaseUrl,
+    callbackToken,
+    concurrency: intVar(env, 'PROVIDER_CONCURRENCY', 32, 1, 1024),
+    breakerFailures: intVar(env, 'PROVIDER_BREAKER_FAILURES', 5, 1, 1000),
+    breakerCoolMs: intVar(env, 'PROVIDER_BREAKER_COOL_MS', 60_000, 100, 86_400_000),
+    attentionAfterMs: intVar(env, 'DELIVERY_ATTENTION_AFTER_MS', 30 * 60_000, 1000, 30 * 86_400_000),
+    liveSandbox: booleanVar(env, 'LIVE_SANDBOX', nodeEnv !== 'production'),
   };
 }
 

@@ -13,6 +13,7 @@ import * as eventsAndWebhooks from './migrations/0009_events_and_webhooks.js';
 import * as consoleTables from './migrations/0010_console.js';
 import * as workerHeartbeats from './migrations/0011_worker_heartbeats.js';
 import * as staffPasswordChange from './migrations/0012_staff_password_change.js';
+import * as upstreams from './migrations/0013_upstreams.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: DialectName): Promise<void>;
@@ -32,6 +33,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0010_console': consoleTables,
   '0011_worker_heartbeats': workerHeartbeats,
   '0012_staff_password_change': staffPasswordChange,
+  '0013_upstreams': upstreams,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -228,6 +228,50 @@ export interface OutboxTable {
   created_at: number;
 }
 
+/** A data package's ways of delivery, tried in `position` order (docs/upstreams.md, "Routes"). */
+export interface PackageRoutesTable {
+  package_id: string;
+  position: number;
+  provider: string;
+  service_id: string | null;
+  bundle: string | null;
+  operator_id: number | null;
+  product_id: number | null;
+  /** Pesewas: what the upstream is asked for (Hubtel, Reloadly). */
+  amount: number | null;
+  /** Pesewas: what the route costs when the upstream's answer does not say. */
+  cost: number | null;
+}
+
+export type AttemptStatus = 'pending' | 'accepted' | 'unknown' | 'completed' | 'failed' | 'refused';
+
+/**
+ * One submission of a delivery to an upstream (docs/upstreams.md, "One delivery, many attempts"),
+ * written before the call. `pending`: recorded, no answer recorded yet (the call may have been made).
+ */
+export interface ProviderAttemptsTable {
+  /** What the upstream's idempotency field receives: at most 36 letters and digits. */
+  reference: string;
+  order_item_id: string;
+  /** The item's charge attempt this submission belongs to (order_items.attempt). */
+  item_attempt: number;
+  /** The route's position in the package's routes; null for the sandbox stand-in of a package without routes. */
+  route_position: number | null;
+  provider: string;
+  /** The route as it was when the attempt was made (JSON). */
+  route: string;
+  status: AttemptStatus;
+  provider_transaction_id: string | null;
+  /** Pesewas: what the delivery cost the platform, once completed. */
+  cost: number | null;
+  message: string | null;
+  /** The staff member who resolved it by hand, if one did. */
+  resolved_by: string | null;
+  created_at: number;
+  submitted_at: number | null;
+  resolved_at: number | null;
+}
+
 /** The sandbox provider's own memory (it stands in for an external system). */
 export interface SandboxSubmissionsTable {
   idempotency_key: string;
@@ -422,6 +466,8 @@ export interface DB {
   order_items: OrderItemsTable;
   outbox: OutboxTable;
   sandbox_submissions: SandboxSubmissionsTable;
+  package_routes: PackageRoutesTable;
+  provider_attempts: ProviderAttemptsTable;
   idempotency_keys: IdempotencyKeysTable;
   events: EventsTable;
   webhook_endpoints: WebhookEndpointsTable;
@@ -452,5 +498,7 @@ export type OrderUpdate = Omit<Updateable<OrdersTable>, 'version'>;
 export type NewOrderItem = Insertable<OrderItemsTable>;
 export type RcTransactionRow = Selectable<RcTransactionsTable>;
 export type TopUpRow = Selectable<TopUpsTable>;
+export type PackageRouteRow = Selectable<PackageRoutesTable>;
+export type ProviderAttemptRow = Selectable<ProviderAttemptsTable>;
 export type StaffAccountRow = Selectable<StaffAccountsTable>;
 export type AuditRow = Selectable<AuditLogTable>;

@@ -1,6 +1,6 @@
 import type { AppContext } from '../context.js';
 import { metricsFor } from '../ops/metrics.js';
-import { createProviders } from '../provider/index.js';
+import { createProviders } from '../providers/index.js';
 import { WorkerRepository } from '../modules/workers/repository.js';
 import { Heartbeat } from './heartbeat.js';
 import { workerOptionsFrom, type WorkerOptions } from './options.js';

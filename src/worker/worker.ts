@@ -12,7 +12,7 @@ import {
   type ProviderOutcome,
   type ProviderRegistry,
   type SubmitResult,
-} from '../provider/types.js';
+} from '../providers/legacy.js';
 import { backoffDelay, DEFAULT_WORKER_OPTIONS, type WorkerOptions } from './options.js';
 
 export interface WorkerLogger {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { KEYS } from '../support/keys.js';
-import type { DataProvider, ProviderRegistry } from '../../src/provider/types.js';
+import type { DataProvider, ProviderRegistry } from '../../src/providers/legacy.js';
 import { buySingle, newWorker, sandboxCalls } from '../support/orders.js';
 import { ledgerProblems } from '../support/ledger.js';
 import { waitFor } from '../support/wait.js';

@@ -1,8 +1,8 @@
 import { silentLog, type TestApp } from './app.js';
 import { cliEnv, spawnCli, type CliProcess } from './cli.js';
 import { CONDITION_BUDGET_MS, waitFor } from './wait.js';
-import { createProviders } from '../../src/provider/index.js';
-import type { ProviderRegistry } from '../../src/provider/types.js';
+import { createProviders } from '../../src/providers/index.js';
+import type { ProviderRegistry } from '../../src/providers/legacy.js';
 import { OutboxWorker } from '../../src/worker/worker.js';
 import type { WorkerOptions } from '../../src/worker/options.js';
 

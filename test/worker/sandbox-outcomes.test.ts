@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createProviders } from '../../src/provider/index.js';
+import { createProviders } from '../../src/providers/index.js';
 import { useTestApp } from '../support/app.js';
 import { KEYS } from '../support/keys.js';
 import { buySingle, newWorker, sandboxCalls } from '../support/orders.js';

@@ -3,7 +3,7 @@ import type { ItemStatus, OrderItemRow, OrderRow } from '../../db/schema.js';
 import type { Tx } from '../../db/unit-of-work.js';
 import { conflict, notFound } from '../../domain/errors.js';
 import type { Clock } from '../../domain/types.js';
-import type { ProviderOutcome } from '../../provider/types.js';
+import type { ProviderOutcome } from '../../providers/legacy.js';
 import type { Actor, AuditTrail } from '../audit/service.js';
 import type { EventRecorder } from '../events/service.js';
 import { heldOrderType, postings } from '../wallet/postings.js';

@@ -1,9 +1,6 @@
 import type { Mode } from '../domain/types.js';
 
-/**
- * What the worker needs from a data-bundle provider. A real provider implements this; the
- * sandbox (sandbox.ts) is the deterministic stand-in (docs/api.md, "Sandbox test numbers").
- */
+// The worker's provider interface before attempts (replaced in this change by types.ts).
 
 export interface SubmitRequest {
   /** `<itemId>:<attempt>`: submitting the same key again must not start a second delivery. */

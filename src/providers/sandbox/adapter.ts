@@ -1,6 +1,6 @@
-import { newId } from '../lib/ids.js';
-import type { SandboxStore } from './sandbox-repository.js';
-import { ProviderError, type DataProvider, type PollResult, type SubmitRequest, type SubmitResult } from './types.js';
+import { newId } from '../../lib/ids.js';
+import type { SandboxStore } from './store.js';
+import { ProviderError, type DataProvider, type PollResult, type SubmitRequest, type SubmitResult } from '../legacy.js';
 
 export const SANDBOX_FAILURE_MESSAGE = 'Sandbox: delivery failed';
 export const SANDBOX_NOT_ELIGIBLE_MESSAGE = 'Sandbox: number not eligible for this bundle';

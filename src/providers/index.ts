@@ -1,8 +1,8 @@
 import type { Config } from '../config.js';
 import type { Database } from '../db/connection.js';
-import { SandboxStore } from './sandbox-repository.js';
-import { SandboxProvider } from './sandbox.js';
-import type { DataProvider, ProviderRegistry } from './types.js';
+import { SandboxStore } from './sandbox/store.js';
+import { SandboxProvider } from './sandbox/adapter.js';
+import type { DataProvider, ProviderRegistry } from './legacy.js';
 
 /**
  * Test mode always uses the sandbox; live mode uses the configured provider, which is the sandbox

@@ -1,5 +1,5 @@
-import type { Database } from '../db/connection.js';
-import type { Statements } from '../db/statements.js';
+import type { Database } from '../../db/connection.js';
+import type { Statements } from '../../db/statements.js';
 
 function sandboxStatements(sql: Statements) {
   return {

@@ -1,0 +1,96 @@
+import type { Mode } from '../domain/types.js';
+
+/**
+ * What the delivery module needs from an upstream (docs/upstreams.md): one adapter per upstream
+ * submits one attempt under its reference, follows it (status by the upstream's transaction id,
+ * lookup by our reference) and classifies every answer. An adapter never throws for what the
+ * upstream said or did not say: a timeout, a reset connection, a 5xx or a body it cannot read is
+ * an `unknown` answer; only a bug of ours throws.
+ */
+
+export const PROVIDER_NAMES = ['sandbox', 'hubtel', 'reloadly', 'dtone'] as const;
+export type ProviderName = (typeof PROVIDER_NAMES)[number];
+export const UPSTREAM_NAMES = ['hubtel', 'reloadly', 'dtone'] as const;
+export type UpstreamName = (typeof UPSTREAM_NAMES)[number];
+
+/**
+ * One way of delivering a data package (docs/upstreams.md, "Routes"). Money in pesewas: `amount`
+ * is what the upstream is asked for (Hubtel: the bundle's Amount; Reloadly: the local amount),
+ * `cost` what the route costs the platform when the upstream's answer does not say.
+ */
+export type Route =
+  | { provider: 'sandbox'; cost?: number }
+  | { provider: 'hubtel'; serviceId: string; bundle: string; amount: number; cost?: number }
+  | { provider: 'reloadly'; operatorId: number; amount: number; cost?: number }
+  | { provider: 'dtone'; productId: number; cost?: number };
+
+export type RouteOf<P extends ProviderName> = Extract<Route, { provider: P }>;
+
+/** One submission to an upstream, as the attempt row recorded it before the call. */
+export interface AttemptRequest<R extends Route = Route> {
+  /** At most 36 letters and digits, unique per attempt: the upstream's idempotency field. */
+  reference: string;
+  /** Normalised beneficiary, international form without "+" (233244123456). */
+  msisdn: string;
+  route: R;
+  /** The package sold, and the price the partner paid (pesewas): for the sandbox and logs. */
+  packageId: string;
+  price: number;
+  mode: Mode;
+  /** Where the upstream should call back, or null (no PUBLIC_BASE_URL: status checks alone). */
+  callbackUrl: string | null;
+}
+
+/** An attempt the upstream may know: follow it by its transaction id, or find it by our reference. */
+export interface AttemptHandle<R extends Route = Route> {
+  reference: string;
+  /** The upstream's id of the transaction, once an answer gave it. */
+  transactionId: string | null;
+  msisdn: string;
+  route: R;
+  /** When the attempt was recorded (unix ms): lookups by date search from shortly before it. */
+  createdAt: number;
+}
+
+/**
+ * Every answer of an upstream, classified (docs/upstreams.md §3):
+ * - `accepted`: the upstream took it and has not finished; follow by callback and status checks.
+ * - `completed`: delivered. `cost` in pesewas when the upstream reported it in GHS.
+ * - `refused`: nothing was delivered. `problem: 'number'` (invalid, barred, ineligible number) fails
+ *   the delivery; `'route'` (float, product, limits, auth) moves on to the next route. `retryAfterMs`:
+ *   with no route left, try again this much later instead of failing (Reloadly PHONE_RECENTLY_RECHARGED).
+ * - `failed`: the upstream took it, then failed it (nothing delivered), with the same two problems.
+ * - `unknown`: the upstream may have taken it (timeout, reset, 5xx, a reference already used);
+ *   never another route: look the reference up at the same upstream.
+ * - `absent`: a lookup proved the upstream has no transaction under the reference.
+ */
+export type UpstreamAnswer =
+  | { class: 'accepted'; transactionId: string | null; message?: string; checkAfterMs?: number }
+  | { class: 'completed'; transactionId: string | null; cost?: number; message?: string }
+  | { class: 'refused'; problem: 'number' | 'route'; message: string; retryAfterMs?: number; lowFloat?: boolean }
+  | { class: 'failed'; problem: 'number' | 'route'; transactionId: string | null; message: string }
+  | { class: 'unknown'; message: string; tokenRefused?: boolean }
+  | { class: 'absent'; message?: string };
+
+export type SubmitAnswer = Exclude<UpstreamAnswer, { class: 'absent' }>;
+/** A status check: the transaction as the upstream has it now. */
+export type CheckAnswer = Extract<UpstreamAnswer, { class: 'accepted' | 'completed' | 'failed' | 'unknown' | 'absent' }>;
+
+/** What a callback says about whom: the attempt it wakes (by our reference or the upstream's id). */
+export interface CallbackSubject {
+  reference: string | null;
+  transactionId: string | null;
+}
+
+export interface UpstreamAdapter<R extends Route = Route> {
+  readonly name: ProviderName;
+  /** Submits the attempt once. Never sends a second submission itself. */
+  submit(request: AttemptRequest<R>): Promise<SubmitAnswer>;
+  /** The transaction's status at the upstream, by its transaction id (or the reference where that is how it is read). */
+  check(attempt: AttemptHandle<R>): Promise<CheckAnswer>;
+  /** Finds the attempt by our reference: its status when found, `absent` when certainly not there. */
+  lookup(attempt: AttemptHandle<R>): Promise<CheckAnswer>;
+}
+
+/** Reads who a callback is about; null when the body names no transaction. */
+export type CallbackReader = (body: unknown) => CallbackSubject | null;
