@@ -67,7 +67,7 @@ function describeFailure(error: unknown, timeoutMs: number): string {
   if (error instanceof Error) {
     if (error.name === 'TimeoutError' || error.name === 'AbortError') return `no answer within ${timeoutMs} ms`;
     const cause = (error as { cause?: unknown }).cause;
-    const code = cause && typeof cause === 'object' && 'code' in cause ? String((cause as { code: unknown }).code) : null;
+    const code = cause && typeof cause === 'object' && 'code' in cause ? String(cause.code) : null;
     return code ? `connection failed (${code})` : `connection failed (${error.message})`;
   }
   return 'connection failed';
