@@ -55,6 +55,7 @@ export interface AttemptHandle<R extends Route = Route> {
 /**
  * Every answer of an upstream, classified (docs/upstreams.md §3):
  * - `accepted`: the upstream took it and has not finished; follow by callback and status checks.
+ *   `cost` (pesewas) when the answer already says what it will cost in GHS (Hubtel's commission).
  * - `completed`: delivered. `cost` in pesewas when the upstream reported it in GHS.
  * - `refused`: nothing was delivered. `problem: 'number'` (invalid, barred, ineligible number) fails
  *   the delivery; `'route'` (float, product, limits, auth) moves on to the next route. `retryAfterMs`:
@@ -65,7 +66,7 @@ export interface AttemptHandle<R extends Route = Route> {
  * - `absent`: a lookup proved the upstream has no transaction under the reference.
  */
 export type UpstreamAnswer =
-  | { class: 'accepted'; transactionId: string | null; message?: string; checkAfterMs?: number }
+  | { class: 'accepted'; transactionId: string | null; message?: string; checkAfterMs?: number; cost?: number }
   | { class: 'completed'; transactionId: string | null; cost?: number; message?: string }
   | { class: 'refused'; problem: 'number' | 'route'; message: string; retryAfterMs?: number; lowFloat?: boolean }
   | { class: 'failed'; problem: 'number' | 'route'; transactionId: string | null; message: string }
