@@ -5,7 +5,7 @@ import { StaffRepository } from './modules/console/repository.js';
 import { EventRepository } from './modules/events/repository.js';
 import { EventRecorder } from './modules/events/service.js';
 import { IdempotencyRepository } from './modules/idempotency/repository.js';
-import { OutboxRepository } from './modules/orders/outbox-repository.js';
+import { OutboxRepository } from './modules/deliveries/outbox-repository.js';
 import { OrderRepository } from './modules/orders/repository.js';
 import { ProfileRepository } from './modules/profiles/repository.js';
 import { ResultCheckerRepository } from './modules/result-checker/repository.js';

@@ -1,6 +1,6 @@
 import type { Database } from '../db/connection.js';
 import type { Clock } from '../domain/types.js';
-import type { OutboxRepository } from '../modules/orders/outbox-repository.js';
+import type { OutboxRepository } from '../modules/deliveries/outbox-repository.js';
 import type { WebhookRepository } from '../modules/webhooks/repository.js';
 import type { WorkerRepository } from '../modules/workers/repository.js';
 import type { WorkerLogger } from './worker.js';

@@ -3,8 +3,8 @@ import os from 'node:os';
 import type { Database } from '../db/connection.js';
 import type { Tx } from '../db/unit-of-work.js';
 import type { Clock } from '../domain/types.js';
-import type { DeliveryService } from '../modules/orders/deliveries.js';
-import type { ClaimedRow, OutboxRepository } from '../modules/orders/outbox-repository.js';
+import type { DeliveryService } from '../modules/deliveries/service.js';
+import type { ClaimedRow, OutboxRepository } from '../modules/deliveries/outbox-repository.js';
 import type { ItemWithOrder } from '../modules/orders/repository.js';
 import {
   ProviderError,

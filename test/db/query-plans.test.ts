@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import SQLite from 'better-sqlite3';
-import { firstLeaseEndQuery, firstUnleasedQuery } from '../../src/modules/orders/outbox-repository.js';
+import { firstLeaseEndQuery, firstUnleasedQuery } from '../../src/modules/deliveries/outbox-repository.js';
 import { inFlightQuery, orderListQuery } from '../../src/modules/orders/repository.js';
 import { createTestApp, TEST_DIALECT, type TestApp } from '../support/app.js';
 

@@ -2,7 +2,7 @@ import type { Database } from '../../db/connection.js';
 import type { StaffRole, TopUpRow, TopUpStatus } from '../../db/schema.js';
 import { DomainError } from '../../domain/errors.js';
 import type { Mode } from '../../domain/types.js';
-import type { DeliveryService } from '../orders/deliveries.js';
+import type { DeliveryService } from '../deliveries/service.js';
 import type { OrderService } from '../orders/service.js';
 import type { ProfileService } from '../profiles/service.js';
 import { InventoryImportError } from '../result-checker/csv.js';

@@ -12,10 +12,10 @@ import type { CatalogOperator, CatalogProduct, CatalogSnapshot, PricedPackage } 
 import type { IdempotencyService } from '../idempotency/service.js';
 import { postings } from '../wallet/postings.js';
 import type { WalletRepository } from '../wallet/repository.js';
-import { orderStateAfter } from './order-state.js';
-import type { OutboxRepository } from './outbox-repository.js';
-import type { OrderRepository } from './repository.js';
-import { itemRow, orderRow } from './rows.js';
+import { orderStateAfter } from '../orders/order-state.js';
+import type { OutboxRepository } from '../deliveries/outbox-repository.js';
+import type { OrderRepository } from '../orders/repository.js';
+import { itemRow, orderRow } from '../orders/rows.js';
 import {
   BULK_MAX_ITEMS,
   BULK_MIN_ITEMS,

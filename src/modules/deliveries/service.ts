@@ -8,10 +8,10 @@ import type { Actor, AuditTrail } from '../audit/service.js';
 import type { EventRecorder } from '../events/service.js';
 import { heldOrderType, postings } from '../wallet/postings.js';
 import type { WalletRepository } from '../wallet/repository.js';
-import { countItems, orderStateAfter, type ItemCounts } from './order-state.js';
+import { countItems, orderStateAfter, type ItemCounts } from '../orders/order-state.js';
 import type { ClaimedRow, OutboxRepository } from './outbox-repository.js';
-import type { ItemWithOrder, OrderRepository } from './repository.js';
-import { toOrderView, toRecipientView } from './views.js';
+import type { ItemWithOrder, OrderRepository } from '../orders/repository.js';
+import { toOrderView, toRecipientView } from '../orders/views.js';
 
 /**
  * What happens to a delivery after the purchase: its submission recorded, its outcome settled.

@@ -1,0 +1,135 @@
+import { Type, type Static } from 'typebox';
+import { Count, EXAMPLE, Ghs, Id, Success, Text } from '../../lib/wire.js';
+
+const Msisdn = (description: string, example: string) =>
+  Type.String({ minLength: 1, maxLength: 64, description, examples: [example] });
+
+/** POST /api/v1/data-bundles/buy-single (docs/api.md, "Buying a bundle for one number"). */
+export const BuySingleBody = Type.Object(
+  {
+    packageId: Id('The package to buy (packages id)', 'pkg_mtn_1gb'),
+    productId: Id('Its parent product (products id)', 'prd_mtn_data'),
+    operatorId: Id('Its parent operator (operators id)', 'op_mtn'),
+    beneficiaryMsisdn: Msisdn(
+      'Recipient Ghana mobile number in any common format (0244123456, +233 24 412 3456, 233244123456); normalised to 233…. ' +
+        'Sandbox test numbers: ending 0000 fails, 0001 slow, 0002 refused, 0003 provider times out twice, 0004 poll error; others complete',
+      '0244123456',
+    ),
+    paymentReference: Type.Optional(
+      Type.String({
+        maxLength: 128,
+        description:
+          'Optional offline-first reference of yours, unique per profile and mode: a repeat is 409 and charges nothing',
+        examples: ['INV-2026-00417'],
+      }),
+    ),
+    anonymousId: Type.Optional(
+      Type.String({
+        maxLength: 128,
+        description: 'In the shared schema; not typically used with API keys',
+        examples: ['anon_5d1c9e'],
+      }),
+    ),
+  },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        operatorId: 'op_mtn',
+        productId: 'prd_mtn_data',
+        packageId: 'pkg_mtn_1gb',
+        beneficiaryMsisdn: '0244123456',
+        paymentReference: 'INV-2026-00417',
+      },
+    ],
+  },
+);
+export type BuySingleBody = Static<typeof BuySingleBody>;
+
+export const BuySingleResult = Type.Object({
+  success: Type.Literal(true, { description: 'Always true (inside the envelope, as the contract has it)' }),
+  orderId: Text('The new order: poll GET /orders/{orderId}/status, or wait for order.completed / order.failed', EXAMPLE.orderId),
+  shortReference: Text('User-friendly reference', EXAMPLE.shortReference),
+  message: Text('What happened, for people', 'Order accepted: MTN 1GB (30 days) for 233244123456 is being delivered'),
+  amountCharged: Ghs('GHS taken from the available balance (held until delivery)', 5.4),
+  status: Type.Literal('processing', { description: 'Always processing: the outcome comes later' }),
+  walletBalanceBefore: Ghs('Available balance before the charge, GHS', 488),
+  walletBalanceAfter: Ghs('Available balance after the charge: before minus amountCharged', 482.6),
+});
+export type BuySingleResult = Static<typeof BuySingleResult>;
+
+export const BULK_MIN_ITEMS = 2;
+export const BULK_MAX_ITEMS = 20;
+
+/** POST /api/v1/data-bundles/buy-bulk (docs/api.md, "Buying for several numbers"). */
+export const BuyBulkBody = Type.Object(
+  {
+    operatorId: Id('operators id (every item is of this operator)', 'op_mtn'),
+    productId: Id('products id (every item is of this product)', 'prd_mtn_data'),
+    items: Type.Array(
+      Type.Object(
+        {
+          packageId: Id('packages id', 'pkg_mtn_1gb'),
+          beneficiaryMsisdn: Msisdn('Recipient Ghana mobile number, any common format; each number at most once', '0244123456'),
+        },
+        { additionalProperties: false },
+      ),
+      { minItems: BULK_MIN_ITEMS, maxItems: BULK_MAX_ITEMS, description: '2 to 20 recipients (outside that: 422)' },
+    ),
+  },
+  {
+    additionalProperties: false,
+    examples: [
+      {
+        operatorId: 'op_mtn',
+        productId: 'prd_mtn_data',
+        items: [
+          { packageId: 'pkg_mtn_1gb', beneficiaryMsisdn: '0244123456' },
+          { packageId: 'pkg_mtn_2gb', beneficiaryMsisdn: '0244123457' },
+        ],
+      },
+    ],
+  },
+);
+export type BuyBulkBody = Static<typeof BuyBulkBody>;
+
+export const BuyBulkResult = Type.Object({
+  success: Type.Literal(true, { description: 'Always true (inside the envelope)' }),
+  message: Text('What happened, for people', 'Bulk order accepted: 2 recipients are being delivered'),
+  orderId: Text('The parent order', EXAMPLE.bulkOrderId),
+  shortReference: Text('User-friendly reference', 'DB3HX8P2WM'),
+  totalAmount: Ghs('GHS for all recipients, held until each is delivered', 15.8),
+  recipientCount: Count('Recipients in the order', 2),
+  status: Type.Literal('processing', { description: 'Always processing: each recipient is delivered on its own' }),
+  walletBalanceBefore: Ghs('Available balance before the charge, GHS', 488),
+  walletBalanceAfter: Ghs('Available balance after the charge: before minus totalAmount', 472.2),
+});
+export type BuyBulkResult = Static<typeof BuyBulkResult>;
+
+/** POST /api/v1/data-bundles/retry-recipient (docs/order-lifecycle.md, "Bulk orders"). */
+export const RetryRecipientBody = Type.Object(
+  {
+    orderId: Id('The bulk order (orders id)', EXAMPLE.bulkOrderId),
+    beneficiaryMsisdn: Msisdn('The failed recipient, any common format', '0244120000'),
+  },
+  { additionalProperties: false, examples: [{ orderId: EXAMPLE.bulkOrderId, beneficiaryMsisdn: '0244120000' }] },
+);
+export type RetryRecipientBody = Static<typeof RetryRecipientBody>;
+
+export const RetryRecipientResult = Type.Object({
+  success: Type.Literal(true, { description: 'Always true (inside the envelope)' }),
+  message: Text('What happened, for people', 'Recipient 233244120000 resubmitted (attempt 2)'),
+  orderId: Text('The bulk order, back to processing', EXAMPLE.bulkOrderId),
+  shortReference: Text('User-friendly reference of the bulk order', 'DB3HX8P2WM'),
+  beneficiaryMsisdn: Text('The recipient, normalised', '233244120000'),
+  amountCharged: Ghs('GHS charged again for this recipient', 5.4),
+  attempt: Count('2 for the first retry', 2),
+  status: Type.Literal('processing', { description: 'Always processing' }),
+  walletBalanceBefore: Ghs('Available balance before the charge, GHS', 477.6),
+  walletBalanceAfter: Ghs('Available balance after the charge', 472.2),
+});
+export type RetryRecipientResult = Static<typeof RetryRecipientResult>;
+
+export const BuySingleResponse = Success(BuySingleResult);
+export const BuyBulkResponse = Success(BuyBulkResult);
+export const RetryRecipientResponse = Success(RetryRecipientResult);
