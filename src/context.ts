@@ -116,7 +116,17 @@ export function createContext(
   const catalogService = new CatalogService(catalog);
   const profileService = new ProfileService(database, profiles, walletService, log, audit, clock);
   const orderService = new OrderService(database, orders, wallets, eventRecorder, audit, clock, config.orderStuckAfterMs);
-  const deliveryService = new DeliveryService(database, orders, outbox, wallets, eventRecorder, audit, clock);
+  const deliveryService = new DeliveryService(
+    database,
+    orders,
+    outbox,
+    repositories.attempts,
+    wallets,
+    eventRecorder,
+    audit,
+    config.upstreams.attentionAfterMs,
+    clock,
+  );
   const resultCheckerService = new ResultCheckerService(database, resultChecker, wallets, idempotency, cipher, audit, clock, references);
   const topUpService = new TopUpService(database, topUps, wallets, walletService, idempotency, eventRecorder, audit, clock);
   const webhookEndpointService = new WebhookEndpointService(

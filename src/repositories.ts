@@ -5,6 +5,7 @@ import { StaffRepository } from './modules/console/repository.js';
 import { EventRepository } from './modules/events/repository.js';
 import { EventRecorder } from './modules/events/service.js';
 import { IdempotencyRepository } from './modules/idempotency/repository.js';
+import { AttemptRepository } from './modules/deliveries/attempts-repository.js';
 import { OutboxRepository } from './modules/deliveries/outbox-repository.js';
 import { OrderRepository } from './modules/orders/repository.js';
 import { ProfileRepository } from './modules/profiles/repository.js';
@@ -21,6 +22,8 @@ export interface Repositories {
   profiles: ProfileRepository;
   orders: OrderRepository;
   outbox: OutboxRepository;
+  /** Provider attempts and the routes of data packages. */
+  attempts: AttemptRepository;
   resultChecker: ResultCheckerRepository;
   topUps: TopUpRepository;
   idempotency: IdempotencyRepository;
@@ -44,6 +47,7 @@ export function createRepositories(database: Database): Repositories {
     profiles: new ProfileRepository(database),
     orders: new OrderRepository(database),
     outbox: new OutboxRepository(database),
+    attempts: new AttemptRepository(database),
     resultChecker: new ResultCheckerRepository(database),
     topUps: new TopUpRepository(database),
     idempotency: new IdempotencyRepository(database),

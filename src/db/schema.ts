@@ -243,12 +243,14 @@ export interface PackageRoutesTable {
   cost: number | null;
 }
 
-export type AttemptStatus = 'pending' | 'accepted' | 'unknown' | 'completed' | 'failed' | 'refused';
-
 /**
- * One submission of a delivery to an upstream (docs/upstreams.md, "One delivery, many attempts"),
- * written before the call. `pending`: recorded, no answer recorded yet (the call may have been made).
+ * `pending`: recorded, no answer recorded yet (the call may have gone out); `unknown`: the answer
+ * proved nothing; `absent`: a lookup proved the upstream never took it (submit it again, same
+ * reference); `accepted`: the upstream has it in flight; then `completed`, `failed` or `refused`.
  */
+export type AttemptStatus = 'pending' | 'unknown' | 'absent' | 'accepted' | 'completed' | 'failed' | 'refused';
+
+/** One submission of a delivery to an upstream (docs/upstreams.md, "One delivery, many attempts"), written before the call. */
 export interface ProviderAttemptsTable {
   /** What the upstream's idempotency field receives: at most 36 letters and digits. */
   reference: string;
@@ -267,6 +269,8 @@ export interface ProviderAttemptsTable {
   message: string | null;
   /** The staff member who resolved it by hand, if one did. */
   resolved_by: string | null;
+  /** Refused for now (Reloadly PHONE_RECENTLY_RECHARGED): the routes may be tried again from this time. */
+  retry_at: number | null;
   created_at: number;
   submitted_at: number | null;
   resolved_at: number | null;

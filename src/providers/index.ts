@@ -1,19 +1,40 @@
 import type { Config } from '../config.js';
 import type { Database } from '../db/connection.js';
+import { SandboxAdapter } from './sandbox/adapter.js';
 import { SandboxStore } from './sandbox/store.js';
-import { SandboxProvider } from './sandbox/adapter.js';
-import type { DataProvider, ProviderRegistry } from './legacy.js';
+import type { ProviderName, UpstreamAdapter } from './types.js';
 
-/**
- * Test mode always uses the sandbox; live mode uses the configured provider, which is the sandbox
- * as long as no real provider is configured (none exists yet): docs/api.md, "Live and test modes".
- */
-export function createProviders(config: Config, database: Database): ProviderRegistry {
-  const sandbox = new SandboxProvider(new SandboxStore(database), {
-    settleMs: config.sandboxSettleMs,
-    // Longer than the worker waits for a provider call, so its timeout is what ends the call.
-    hangMs: config.workerTuning.providerTimeoutMs + 1_000,
-  });
-  const live: DataProvider = sandbox;
-  return { forMode: (mode) => (mode === 'test' ? sandbox : live) };
+/** The upstreams this process can deliver through (docs/upstreams.md, "Providers"). */
+export interface Providers {
+  /** The adapter of `name`, when this configuration has it (the sandbox always). */
+  adapter(name: ProviderName): UpstreamAdapter | undefined;
+  /**
+   * The providers a live route may use: each real upstream whose settings are complete, and the
+   * sandbox only where it may stand in for live deliveries (outside production, or LIVE_SANDBOX).
+   */
+  readonly enabled: ReadonlySet<ProviderName>;
+}
+
+export function enabledProviders(config: Config): Set<ProviderName> {
+  const enabled = new Set<ProviderName>();
+  if (config.upstreams.liveSandbox) enabled.add('sandbox');
+  if (config.upstreams.hubtel) enabled.add('hubtel');
+  if (config.upstreams.reloadly) enabled.add('reloadly');
+  if (config.upstreams.dtone) enabled.add('dtone');
+  return enabled;
+}
+
+export function createProviders(config: Config, database: Database, clock: () => number = Date.now): Providers {
+  const timeoutMs = config.workerTuning.providerTimeoutMs;
+  const adapters = new Map<ProviderName, UpstreamAdapter>();
+  adapters.set('sandbox', new SandboxAdapter(new SandboxStore(database), { settleMs: config.sandboxSettleMs, timeoutMs }, clock));
+  return { adapter: (name) => adapters.get(name), enabled: enabledProviders(config) };
+}
+
+/** Where an upstream calls back (docs/upstreams.md §4), or null when it is not told (no PUBLIC_BASE_URL). */
+export function callbackUrlFor(config: Config, provider: ProviderName): string | null {
+  const { publicBaseUrl, callbackToken } = config.upstreams;
+  if (publicBaseUrl === null) return null;
+  if (provider === 'hubtel' || provider === 'dtone') return callbackToken === null ? null : `${publicBaseUrl}/callbacks/${provider}/${callbackToken}`;
+  return null;
 }

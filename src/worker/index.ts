@@ -1,6 +1,6 @@
 import type { AppContext } from '../context.js';
 import { metricsFor } from '../ops/metrics.js';
-import { createProviders } from '../providers/index.js';
+import { callbackUrlFor, createProviders } from '../providers/index.js';
 import { WorkerRepository } from '../modules/workers/repository.js';
 import { Heartbeat } from './heartbeat.js';
 import { workerOptionsFrom, type WorkerOptions } from './options.js';
@@ -17,7 +17,13 @@ export function createWorker(ctx: AppContext, options: Partial<WorkerOptions> = 
       database: ctx.database,
       outbox: ctx.repositories.outbox,
       deliveries: ctx.deliveries,
-      providers: createProviders(ctx.config, ctx.database),
+      providers: createProviders(ctx.config, ctx.database, ctx.clock),
+      gate: {
+        concurrency: ctx.config.upstreams.concurrency,
+        failures: ctx.config.upstreams.breakerFailures,
+        coolMs: ctx.config.upstreams.breakerCoolMs,
+      },
+      callbackUrl: (provider) => callbackUrlFor(ctx.config, provider),
       log: ctx.log,
       clock: ctx.clock,
       maintenance: [

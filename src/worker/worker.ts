@@ -3,16 +3,12 @@ import os from 'node:os';
 import type { Database } from '../db/connection.js';
 import type { Tx } from '../db/unit-of-work.js';
 import type { Clock } from '../domain/types.js';
-import type { DeliveryService } from '../modules/deliveries/service.js';
+import type { AnswerEffect, AttemptCall, DeliveryPlan, DeliveryService } from '../modules/deliveries/service.js';
 import type { ClaimedRow, OutboxRepository } from '../modules/deliveries/outbox-repository.js';
 import type { ItemWithOrder } from '../modules/orders/repository.js';
-import {
-  ProviderError,
-  type PollResult,
-  type ProviderOutcome,
-  type ProviderRegistry,
-  type SubmitResult,
-} from '../providers/legacy.js';
+import type { Providers } from '../providers/index.js';
+import type { AttemptRequest, ProviderName, UpstreamAnswer } from '../providers/types.js';
+import { UpstreamGate, type GateOptions } from './upstream-gate.js';
 import { backoffDelay, DEFAULT_WORKER_OPTIONS, type WorkerOptions } from './options.js';
 
 export interface WorkerLogger {
@@ -32,7 +28,7 @@ export interface WorkerObserver {
   /** A claimed batch of `rows` finished its steps after `seconds`. */
   batch?(rows: number, seconds: number): void;
   /** A provider call failed (`retryable`: it will be tried again). */
-  providerError?(provider: string, step: 'submit' | 'poll', retryable: boolean): void;
+  providerError?(provider: string, step: 'submit' | 'check' | 'lookup', retryable: boolean): void;
   /** A delivery of `mode` reached its final state in this worker. */
   settled?(mode: string, outcome: 'completed' | 'failed'): void;
 }
@@ -41,7 +37,11 @@ export interface WorkerDeps {
   database: Database;
   outbox: OutboxRepository;
   deliveries: DeliveryService;
-  providers: ProviderRegistry;
+  providers: Providers;
+  /** Per-upstream concurrency and breaker (PROVIDER_CONCURRENCY, PROVIDER_BREAKER_*). */
+  gate?: GateOptions;
+  /** Where each upstream calls back, or null (docs/upstreams.md §4). */
+  callbackUrl?: (provider: ProviderName) => string | null;
   log: WorkerLogger;
   clock?: Clock;
   maintenance?: MaintenanceTask[];
@@ -57,23 +57,16 @@ function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** Rejects with a retryable ProviderError when `work` takes longer than `ms`. */
-function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new ProviderError(`provider ${what} timed out after ${ms} ms`, true)), ms);
-  });
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
-}
-
 /**
- * Drains the outbox: submits each pending delivery to its provider, then polls it until an outcome
- * is known and settles it. Exactly-once in effect:
+ * Drains the outbox: for each due delivery it asks the delivery module what to call (submit a new
+ * attempt, check one the upstream has, look one up by reference), makes that call through the
+ * upstream's gate, and hands the answer back to be recorded. The worker schedules and calls; the
+ * delivery module decides (src/modules/deliveries/service.ts). Exactly-once in effect:
  * - a row is claimed under a lease (PostgreSQL: FOR UPDATE SKIP LOCKED), so one worker works on it;
- * - provider calls happen outside any transaction and are idempotent per `<itemId>:<attempt>`, so a
- *   crash after submitting only leads to a re-submission the provider recognises;
- * - results are recorded in a transaction behind conditional updates (and unique ledger keys), so a
- *   late or duplicate result changes nothing;
+ * - every attempt is recorded before its call, under the reference the upstream's idempotency
+ *   field receives, so a crash after a call leads to a lookup, never to a second delivery;
+ * - answers are recorded in a transaction behind conditional updates (and unique ledger keys), so a
+ *   late or duplicate answer changes nothing;
  * - a crashed worker's lease expires and its rows are picked up again.
  */
 export class OutboxWorker {
@@ -84,6 +77,7 @@ export class OutboxWorker {
   private nextMaintenanceAt = 0;
   private stopping = false;
   private wakeUp: (() => void) | null = null;
+  private readonly gate: UpstreamGate;
 
   constructor(
     private readonly deps: WorkerDeps,
@@ -93,6 +87,14 @@ export class OutboxWorker {
     this.options = { ...DEFAULT_WORKER_OPTIONS, ...options };
     this.clock = deps.clock ?? Date.now;
     this.id = id ?? `${os.hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+    this.gate = new UpstreamGate(deps.gate ?? { concurrency: 32, failures: 5, coolMs: 60_000 }, this.clock, (provider, until, why) =>
+      deps.log.warn({ worker: this.id, provider, until: new Date(until).toISOString(), why }, 'upstream resting: new submissions skip it'),
+    );
+  }
+
+  /** Calls in flight to `provider` from this worker now. */
+  inFlight(provider: ProviderName): number {
+    return this.gate.inFlight(provider);
   }
 
   /** Starts the loop in the background; stop() ends it. */
@@ -197,13 +199,24 @@ export class OutboxWorker {
 
   /** Every row of a claimed batch, concurrently; never rejects (a failed step is retried later). */
   private async processBatch(claimed: ClaimedRow[]): Promise<void> {
-    // One read for the whole batch (items as they are now, after the claim committed).
-    const items = await this.deps.deliveries.itemsOf(claimed).catch((error: unknown) => {
-      this.deps.log.error({ err: error, worker: this.id }, 'reading the claimed items failed');
-      return null;
-    });
     const began = process.hrtime.bigint();
-    await Promise.all(claimed.map((row) => this.process(row, items)));
+    try {
+      // One read for the whole batch (items as they are now, after the claim committed), one plan.
+      const items = await this.deps.deliveries.itemsOf(claimed);
+      const inputs: { row: ClaimedRow; item: Item }[] = [];
+      const gone: ClaimedRow[] = [];
+      for (const row of claimed) {
+        const item = items.get(row.order_item_id);
+        if (item) inputs.push({ row, item });
+        else gone.push(row);
+      }
+      for (const row of gone) await this.write((tx) => this.deps.outbox.deleteOwned(tx, row.id, this.id));
+      const plans = await this.deps.deliveries.plan(inputs, { enabled: this.deps.providers.enabled, resting: this.gate.resting() });
+      await Promise.all(inputs.map(({ row, item }) => this.process(row, item, plans.get(row.id))));
+    } catch (error) {
+      this.deps.log.error({ err: error, worker: this.id }, 'planning a claimed batch failed');
+      await Promise.all(claimed.map((row) => this.retryLater(row, describe(error)).catch(() => undefined)));
+    }
     this.deps.observer?.batch?.(claimed.length, Number(process.hrtime.bigint() - began) / 1e9);
   }
 
@@ -229,24 +242,28 @@ export class OutboxWorker {
     }
   }
 
-  /**
-   * Entry point for a provider that reports outcomes itself (callback/webhook): settles the
-   * delivery known by `providerRef` once; false if it is unknown or already settled.
-   */
-  async settleFromProvider(providerRef: string, outcome: ProviderOutcome): Promise<boolean> {
-    return this.deps.deliveries.settleFromProvider(providerRef, outcome);
-  }
-
-  /** One claimed row; `batch` holds its item when the batch read succeeded (else it is read here). */
-  private async process(row: ClaimedRow, batch: Map<string, Item> | null): Promise<void> {
+  /** One claimed row and its plan; never rejects (a failed step is retried later). */
+  private async process(row: ClaimedRow, item: Item, plan: DeliveryPlan | undefined): Promise<void> {
     try {
-      const item = batch ? batch.get(row.order_item_id) : await this.deps.deliveries.item(row.order_item_id);
-      if (!item) {
+      if (!plan || plan.kind === 'done') {
+        if (plan?.settled) this.deps.observer?.settled?.(plan.mode, plan.settled);
         await this.write((tx) => this.deps.outbox.deleteOwned(tx, row.id, this.id));
         return;
       }
-      if (row.kind === 'submit') await this.submit(row, item);
-      else await this.poll(row, item);
+      if (plan.kind === 'wait') {
+        await this.write((tx) => this.deps.outbox.reschedule(tx, row.id, this.id, { runAt: plan.until, error: null }));
+        return;
+      }
+      const answer = await this.call(plan.attempt);
+      const effect = await this.deps.deliveries.record({
+        attempt: plan.attempt,
+        answer,
+        outboxId: row.id,
+        workerId: this.id,
+        checkEveryMs: this.options.pollIntervalMs,
+        retryInMs: backoffDelay(row.tries + 1, this.options),
+      });
+      this.report(plan.attempt, answer, effect, item);
     } catch (error) {
       this.deps.log.error({ err: error, worker: this.id, outboxId: row.id, itemId: row.order_item_id }, 'outbox step failed');
       await this.retryLater(row, describe(error)).catch(() => {
@@ -255,107 +272,53 @@ export class OutboxWorker {
     }
   }
 
-  private async submit(row: ClaimedRow, item: Item): Promise<void> {
-    const { outbox, deliveries } = this.deps;
-    if (item.status !== 'pending') {
-      // Nothing left to submit: keep polling a processing item, drop the row of a settled one.
-      if (item.status === 'processing') await this.write((tx) => outbox.markSubmitted(tx, row.id, this.id, this.clock()));
-      else await this.write((tx) => outbox.deleteOwned(tx, row.id, this.id));
-      return;
+  /** The call the plan asks for, through the upstream's gate; never rejects for the upstream's sake. */
+  private async call(attempt: AttemptCall): Promise<UpstreamAnswer> {
+    const adapter = this.deps.providers.adapter(attempt.provider);
+    if (!adapter) {
+      // Taken by an upstream this configuration no longer enables: it cannot be followed from here.
+      return { class: 'unknown', message: `${attempt.provider} is not enabled in this configuration; the attempt cannot be followed` };
     }
-    const attempt = Number(item.attempt);
-    const provider = this.deps.providers.forMode(item.mode);
-    let accepted: SubmitResult;
+    const handle = { reference: attempt.reference, transactionId: attempt.transactionId, msisdn: attempt.msisdn, route: attempt.route, createdAt: attempt.createdAt };
+    const request: AttemptRequest = {
+      reference: attempt.reference,
+      msisdn: attempt.msisdn,
+      route: attempt.route,
+      packageId: attempt.packageId,
+      price: attempt.price,
+      mode: attempt.mode,
+      callbackUrl: this.deps.callbackUrl?.(attempt.provider) ?? null,
+    };
+    const run = (): Promise<UpstreamAnswer> =>
+      attempt.call === 'submit' ? adapter.submit(request) : attempt.call === 'check' ? adapter.check(handle) : adapter.lookup(handle);
     try {
-      accepted = await withTimeout(
-        provider.submit({
-          idempotencyKey: `${item.id}:${attempt}`,
-          msisdn: item.beneficiary_msisdn,
-          packageId: item.package_id,
-          amount: Number(item.amount),
-          mode: item.mode,
-        }),
-        this.options.providerTimeoutMs,
-        'submit',
-      );
+      return attempt.provider === 'sandbox' ? await run() : await this.gate.call(attempt.provider, run);
     } catch (error) {
-      this.providerFailed(provider.name, 'submit', error);
-      if (error instanceof ProviderError && !error.retryable) {
-        // Refused outright: nothing was delivered, so the hold goes back to available.
-        const settled = await deliveries.settle({
-          itemId: item.id,
-          orderId: item.order_id,
-          attempt,
-          outcome: { status: 'failed', errorMessage: error.customerMessage ?? `Provider refused the order: ${error.message}` },
-          from: ['pending'],
-          now: this.clock(),
-        });
-        if (settled) this.deps.observer?.settled?.(item.mode, 'failed');
-        this.deps.log.warn({ worker: this.id, itemId: item.id, settled, reason: error.message }, 'submission refused');
-        return;
-      }
-      await this.retryLater(row, describe(error));
-      return;
+      // An adapter bug, not an answer: nothing is known of the upstream's side.
+      this.deps.log.error({ err: error, worker: this.id, provider: attempt.provider, reference: attempt.reference }, 'adapter failed');
+      return { class: 'unknown', message: `adapter error: ${describe(error)}` };
     }
-    const now = this.clock();
-    const recorded = await deliveries.recordSubmission({
-      outboxId: row.id,
-      workerId: this.id,
-      orderId: item.order_id,
-      itemId: item.id,
-      attempt,
-      providerRef: accepted.providerRef,
-      pollAt: accepted.pollAt ?? now + this.options.pollIntervalMs,
-      now,
-    });
-    this.deps.log.info(
-      { worker: this.id, orderId: item.order_id, itemId: item.id, attempt, providerRef: accepted.providerRef, recorded },
-      'delivery submitted',
-    );
   }
 
-  private async poll(row: ClaimedRow, item: Item): Promise<void> {
-    const { outbox, deliveries } = this.deps;
-    if (item.status !== 'processing' || item.provider_ref === null) {
-      await this.write((tx) => outbox.deleteOwned(tx, row.id, this.id));
-      return;
-    }
-    const attempt = Number(item.attempt);
-    let result: PollResult;
-    const provider = this.deps.providers.forMode(item.mode);
-    try {
-      result = await withTimeout(provider.poll(item.provider_ref), this.options.providerTimeoutMs, 'poll');
-    } catch (error) {
-      this.providerFailed(provider.name, 'poll', error);
-      // Even a permanent poll error proves nothing about delivery: keep asking (backoff), and
-      // `cli orders stuck` reports the order if it never resolves.
-      await this.retryLater(row, describe(error));
-      return;
-    }
-    const now = this.clock();
-    if (result.status === 'pending') {
-      const runAt = Math.max(result.retryAt ?? now + this.options.pollIntervalMs, now + 10);
-      await this.write((tx) => outbox.reschedule(tx, row.id, this.id, { runAt, error: null }));
-      return;
-    }
-    const outcome: ProviderOutcome = result;
-    const settled = await deliveries.settle({
-      itemId: item.id,
+  private report(attempt: AttemptCall, answer: UpstreamAnswer, effect: AnswerEffect, item: Item): void {
+    if (answer.class === 'unknown') this.deps.observer?.providerError?.(attempt.provider, attempt.call, true);
+    if (answer.class === 'refused') this.deps.observer?.providerError?.(attempt.provider, attempt.call, false);
+    if (effect.kind === 'settled') this.deps.observer?.settled?.(item.mode, effect.outcome);
+    const fields = {
+      worker: this.id,
       orderId: item.order_id,
-      attempt,
-      outcome,
-      from: ['processing'],
-      now,
-    });
-    if (settled) this.deps.observer?.settled?.(item.mode, outcome.status);
-    this.deps.log.info(
-      { worker: this.id, orderId: item.order_id, itemId: item.id, attempt, outcome: outcome.status, settled },
-      'delivery settled',
-    );
-  }
-
-  private providerFailed(provider: string, step: 'submit' | 'poll', error: unknown): void {
-    this.deps.observer?.providerError?.(provider, step, !(error instanceof ProviderError) || error.retryable);
+      itemId: item.id,
+      provider: attempt.provider,
+      reference: attempt.reference,
+      call: attempt.call,
+      answer: answer.class,
+      effect: effect.kind,
+    };
+    if (answer.class === 'unknown' || answer.class === 'refused' || answer.class === 'failed') {
+      this.deps.log.warn({ ...fields, message: answer.message }, 'upstream answer');
+    } else {
+      this.deps.log.info(fields, 'upstream answer');
+    }
   }
 
   /** A one-statement write (on SQLite it joins a group commit like every unit of work). */

@@ -1,8 +1,8 @@
 import { silentLog, type TestApp } from './app.js';
 import { cliEnv, spawnCli, type CliProcess } from './cli.js';
 import { CONDITION_BUDGET_MS, waitFor } from './wait.js';
-import { createProviders } from '../../src/providers/index.js';
-import type { ProviderRegistry } from '../../src/providers/legacy.js';
+import { createProviders, type Providers } from '../../src/providers/index.js';
+import type { UpstreamAdapter } from '../../src/providers/types.js';
 import { OutboxWorker } from '../../src/worker/worker.js';
 import type { WorkerOptions } from '../../src/worker/options.js';
 
@@ -14,7 +14,7 @@ export const A_2GB = { operatorId: 'op_a', productId: 'prd_a', packageId: 'pkg_a
 export const FAST: Partial<WorkerOptions> = { idleMaxMs: 10, backoffBaseMs: 10, backoffMaxMs: 50, pollIntervalMs: 10 };
 
 /** An in-process worker over the test's database; stopped by the caller. */
-export function newWorker(t: TestApp, options: Partial<WorkerOptions> = {}, providers?: ProviderRegistry, id?: string) {
+export function newWorker(t: TestApp, options: Partial<WorkerOptions> = {}, providers?: Providers, id?: string) {
   return new OutboxWorker(
     {
       database: t.database,
@@ -26,6 +26,18 @@ export function newWorker(t: TestApp, options: Partial<WorkerOptions> = {}, prov
     { ...FAST, ...options },
     id,
   );
+}
+
+/**
+ * The test app's providers with the sandbox's adapter replaced by `wrap(sandbox)`: a test stands a
+ * provider of its own (slow, flaky, gated) in front of the real sandbox.
+ */
+export function providersWithSandbox(t: TestApp, wrap: (sandbox: UpstreamAdapter) => UpstreamAdapter): Providers {
+  const real = createProviders(t.config, t.database);
+  const sandbox = real.adapter('sandbox');
+  if (!sandbox) throw new Error('the sandbox adapter is missing');
+  const wrapped = wrap(sandbox);
+  return { enabled: real.enabled, adapter: (name) => (name === 'sandbox' ? wrapped : real.adapter(name)) };
 }
 
 export function buySingle(t: TestApp, key: string, msisdn: string, extra: Record<string, unknown> = {}, pkg: object = A_1GB) {

@@ -33,6 +33,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('cost', 'bigint')
     .addColumn('message', 'text')
     .addColumn('resolved_by', 'text')
+    .addColumn('retry_at', 'bigint')
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .addColumn('submitted_at', 'bigint')
     .addColumn('resolved_at', 'bigint')

@@ -21,6 +21,7 @@ export const AUDIT_ACTIONS = [
   'topup.reject',
   'order.reverse',
   'order.retry',
+  'order.resolve',
   'key.create',
   'key.revoke',
   'rc.import',

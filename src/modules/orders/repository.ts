@@ -105,13 +105,18 @@ function orderStatements(sql: Statements) {
       qb.selectFrom('orders').selectAll().where('id', '=', orderId).where('profile_id', '=', profileId).where('mode', '=', mode),
     ),
     itemById: sql.prepare((qb, itemId: string) => itemWithOrder(qb).where('i.id', '=', itemId)),
-    itemSubmitted: sql.prepare((qb, itemId: string, attempt: number, providerRef: string, now: number) =>
+    itemRouted: sql.prepare((qb, itemId: string, attempt: number, providerRef: string, now: number) =>
       qb
         .updateTable('order_items')
-        .set({ status: 'processing', provider_ref: providerRef, submitted_at: now, updated_at: now })
+        .set((eb) => ({
+          status: 'processing',
+          provider_ref: providerRef,
+          submitted_at: eb.fn.coalesce('submitted_at', eb.val(now)),
+          updated_at: now,
+        }))
         .where('id', '=', itemId)
         .where('attempt', '=', attempt)
-        .where('status', '=', 'pending'),
+        .where('status', 'in', ['pending', 'processing']),
     ),
     orderSubmitted: sql.prepare((qb, orderId: string, now: number) =>
       qb
@@ -227,9 +232,13 @@ export class OrderRepository {
     return (await tx.execute(this.q.lockedWithWallet(orderId))).rows[0];
   }
 
-  /** pending → processing once the provider accepted attempt `attempt`; false if it already moved on. */
-  async markItemSubmitted(tx: Tx, s: { itemId: string; attempt: number; providerRef: string; now: number }): Promise<boolean> {
-    const result = await tx.execute(this.q.itemSubmitted(s.itemId, s.attempt, s.providerRef, s.now));
+  /**
+   * An upstream accepted the attempt `providerRef` of the item's charge `attempt`: pending →
+   * processing (submitted_at kept from the first acceptance), and a processing item that moved to
+   * another route takes the new reference. False when the item is no longer open under that charge.
+   */
+  async markItemRouted(tx: Tx, s: { itemId: string; attempt: number; providerRef: string; now: number }): Promise<boolean> {
+    const result = await tx.execute(this.q.itemRouted(s.itemId, s.attempt, s.providerRef, s.now));
     return Number(result.numAffectedRows ?? 0) > 0;
   }
 

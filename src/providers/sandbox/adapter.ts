@@ -1,13 +1,13 @@
 import { newId } from '../../lib/ids.js';
+import type { AttemptHandle, AttemptRequest, CheckAnswer, RouteOf, SubmitAnswer, UpstreamAdapter } from '../types.js';
 import type { SandboxStore } from './store.js';
-import { ProviderError, type DataProvider, type PollResult, type SubmitRequest, type SubmitResult } from '../legacy.js';
 
 export const SANDBOX_FAILURE_MESSAGE = 'Sandbox: delivery failed';
 export const SANDBOX_NOT_ELIGIBLE_MESSAGE = 'Sandbox: number not eligible for this bundle';
 
 /**
  * The sandbox's test numbers (docs/api.md, "Sandbox test numbers"), by the last four digits of the
- * normalised number: every outcome a real provider can produce, each reached through the worker's
+ * normalised number: every outcome a real upstream can produce, each reached through the worker's
  * real paths.
  */
 export const SANDBOX_TEST_NUMBERS = {
@@ -17,70 +17,80 @@ export const SANDBOX_TEST_NUMBERS = {
   slow: '0001',
   /** Refused at submission: fails at once, "Sandbox: number not eligible for this bundle". */
   refused: '0002',
-  /** The provider times out on the first two submissions, then accepts; completes once. */
+  /** Takes the order but the answers to the first two submissions never come in time; completes once. */
   timesOutTwice: '0003',
-  /** The provider answers 5xx on the first poll, then completes. */
+  /** Answers 5xx to the first status check, then completes. */
   errorOnFirstPoll: '0004',
 } as const;
 
 const ends = (msisdn: string, digits: string) => msisdn.endsWith(digits);
 
-/** The final outcome of a delivery to `msisdn`. */
-export function sandboxOutcomeFor(msisdn: string): PollResult {
-  return ends(msisdn, SANDBOX_TEST_NUMBERS.fails) ? { status: 'failed', errorMessage: SANDBOX_FAILURE_MESSAGE } : { status: 'completed' };
-}
-
 export interface SandboxTiming {
   /** Delay before an outcome is reported (SANDBOX_SETTLE_MS). */
   settleMs: number;
-  /** How long a "timed out" submission hangs: longer than the worker waits for a provider call. */
-  hangMs: number;
+  /** How long a call waits for an answer (PROVIDER_TIMEOUT_MS): a "timed out" submission ends after it. */
+  timeoutMs: number;
 }
 
 /**
- * Deterministic provider: accepts a submission at once and reports its outcome `settleMs` after
- * acceptance. It keeps its memory in `sandbox_submissions`, as an external system would in its own
- * store, so a re-submission with a known key returns the original reference (no second delivery).
+ * The deterministic stand-in of an upstream (docs/api.md, "Live and test modes"): takes a
+ * submission at once and reports its outcome `settleMs` later. It keeps its memory in
+ * `sandbox_submissions`, as an upstream keeps its own, so a submission under a known reference
+ * returns the first acceptance (no second delivery) and a lookup by reference finds it.
  */
-export class SandboxProvider implements DataProvider {
+export class SandboxAdapter implements UpstreamAdapter<RouteOf<'sandbox'>> {
   readonly name = 'sandbox';
-  private readonly timing: SandboxTiming;
 
   constructor(
     private readonly store: SandboxStore,
-    timing: number | SandboxTiming,
+    private readonly timing: SandboxTiming,
     private readonly clock: () => number = Date.now,
-  ) {
-    this.timing = typeof timing === 'number' ? { settleMs: timing, hangMs: 60_000 } : timing;
-  }
+  ) {}
 
-  async submit(request: SubmitRequest): Promise<SubmitResult> {
+  async submit(request: AttemptRequest<RouteOf<'sandbox'>>): Promise<SubmitAnswer> {
     if (ends(request.msisdn, SANDBOX_TEST_NUMBERS.refused)) {
-      throw new ProviderError('number not eligible for this bundle', false, SANDBOX_NOT_ELIGIBLE_MESSAGE);
+      return { class: 'refused', problem: 'number', message: SANDBOX_NOT_ELIGIBLE_MESSAGE };
     }
     const accepted = await this.store.recordSubmission({
-      idempotencyKey: request.idempotencyKey,
+      idempotencyKey: request.reference,
       providerRef: newId('sbx'),
       msisdn: request.msisdn,
       now: this.clock(),
     });
     if (ends(request.msisdn, SANDBOX_TEST_NUMBERS.timesOutTwice) && accepted.calls <= 2) {
-      // Taken, but the answer never comes in time: the worker gives up on the call and submits again.
-      await new Promise((resolve) => setTimeout(resolve, this.timing.hangMs).unref());
-      throw new ProviderError('sandbox: no answer', true);
+      // Taken, but the answer never comes in time: the caller must look the reference up.
+      await new Promise((resolve) => setTimeout(resolve, this.timing.timeoutMs).unref());
+      return { class: 'unknown', message: `sandbox: no answer within ${this.timing.timeoutMs} ms` };
     }
-    return { providerRef: accepted.providerRef, pollAt: accepted.acceptedAt + this.settleDelay(request.msisdn) };
+    const outcomeAt = accepted.acceptedAt + this.settleDelay(request.msisdn);
+    return { class: 'accepted', transactionId: accepted.providerRef, checkAfterMs: Math.max(outcomeAt - this.clock(), 0) };
   }
 
-  async poll(providerRef: string): Promise<PollResult> {
-    const submission = await this.store.findSubmission(providerRef);
-    if (!submission) throw new ProviderError(`sandbox: unknown reference ${providerRef}`, false);
-    if (ends(submission.msisdn, SANDBOX_TEST_NUMBERS.errorOnFirstPoll) && (await this.store.countPoll(providerRef)) === 1) {
-      throw new ProviderError('sandbox: provider answered 503', true);
+  async check(attempt: AttemptHandle<RouteOf<'sandbox'>>): Promise<CheckAnswer> {
+    if (attempt.transactionId === null) return this.lookup(attempt);
+    const submission = await this.store.findSubmission(attempt.transactionId);
+    if (!submission) return { class: 'absent', message: `sandbox: unknown transaction ${attempt.transactionId}` };
+    if (ends(submission.msisdn, SANDBOX_TEST_NUMBERS.errorOnFirstPoll) && (await this.store.countPoll(attempt.transactionId)) === 1) {
+      return { class: 'unknown', message: 'sandbox: the upstream answered 503' };
     }
+    return this.statusOf(submission);
+  }
+
+  async lookup(attempt: AttemptHandle<RouteOf<'sandbox'>>): Promise<CheckAnswer> {
+    const submission = await this.store.findByKey(attempt.reference);
+    if (!submission) return { class: 'absent', message: 'sandbox: no submission under this reference' };
+    return this.statusOf(submission);
+  }
+
+  private statusOf(submission: { provider_ref: string; msisdn: string; accepted_at: number }): CheckAnswer {
     const outcomeAt = Number(submission.accepted_at) + this.settleDelay(submission.msisdn);
-    if (this.clock() < outcomeAt) return { status: 'pending', retryAt: outcomeAt };
-    return sandboxOutcomeFor(submission.msisdn);
+    const now = this.clock();
+    if (now < outcomeAt) return { class: 'accepted', transactionId: submission.provider_ref, checkAfterMs: outcomeAt - now };
+    if (ends(submission.msisdn, SANDBOX_TEST_NUMBERS.fails)) {
+      // The outcome depends on the number alone: no other route would do better.
+      return { class: 'failed', problem: 'number', transactionId: submission.provider_ref, message: SANDBOX_FAILURE_MESSAGE };
+    }
+    return { class: 'completed', transactionId: submission.provider_ref };
   }
 
   private settleDelay(msisdn: string): number {

@@ -17,6 +17,9 @@ function sandboxStatements(sql: Statements) {
         .where('provider_ref', '=', providerRef)
         .returning('poll_calls'),
     ),
+    byKey: sql.prepare((qb, idempotencyKey: string) =>
+      qb.selectFrom('sandbox_submissions').select(['provider_ref', 'msisdn', 'accepted_at']).where('idempotency_key', '=', idempotencyKey),
+    ),
     byRef: sql.prepare((qb, providerRef: string) =>
       qb.selectFrom('sandbox_submissions').select(['provider_ref', 'msisdn', 'accepted_at']).where('provider_ref', '=', providerRef),
     ),
@@ -49,5 +52,10 @@ export class SandboxStore {
 
   async findSubmission(providerRef: string) {
     return (await this.database.readRows(this.q.byRef(providerRef)))[0];
+  }
+
+  /** The submission made under our reference, if one was taken. */
+  async findByKey(idempotencyKey: string) {
+    return (await this.database.readRows(this.q.byKey(idempotencyKey)))[0];
   }
 }

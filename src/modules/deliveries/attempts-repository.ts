@@ -1,0 +1,261 @@
+import type { Database } from '../../db/connection.js';
+import type { AttemptStatus, ProviderAttemptRow } from '../../db/schema.js';
+import type { Tx } from '../../db/unit-of-work.js';
+import type { ProviderName, Route } from '../../providers/types.js';
+
+/**
+ * Provider attempts (docs/upstreams.md, "One delivery, many attempts") and the routes they follow.
+ * An attempt row is written before its call; its status moves only forward, behind guarded updates.
+ */
+
+export interface PositionedRoute {
+  position: number;
+  route: Route;
+}
+
+export interface NewAttempt {
+  reference: string;
+  itemId: string;
+  itemAttempt: number;
+  routePosition: number | null;
+  route: Route;
+  now: number;
+}
+
+export interface AttemptChange {
+  status: AttemptStatus;
+  transactionId?: string | null;
+  cost?: number | null;
+  message?: string | null;
+  submittedAt?: number;
+  resolvedAt?: number;
+  retryAt?: number | null;
+  resolvedBy?: string | null;
+}
+
+/** An open attempt past the attention threshold, with the order it belongs to. */
+export interface AttentionRow {
+  reference: string;
+  provider: string;
+  status: AttemptStatus;
+  message: string | null;
+  created_at: number;
+  order_item_id: string;
+  order_id: string;
+  short_reference: string;
+  beneficiary_msisdn: string;
+  profile_id: string;
+  mode: string;
+}
+
+export function routeOf(row: Pick<ProviderAttemptRow, 'route'>): Route {
+  return JSON.parse(row.route) as Route;
+}
+
+const OPEN_ATTEMPT: AttemptStatus[] = ['pending', 'unknown'];
+
+export class AttemptRepository {
+  constructor(private readonly database: Database) {}
+
+  /** The routes of these packages, in order, by package id. */
+  async routesOf(packageIds: readonly string[]): Promise<Map<string, PositionedRoute[]>> {
+    const result = new Map<string, PositionedRoute[]>();
+    if (packageIds.length === 0) return result;
+    const rows = await this.database.read
+      .selectFrom('package_routes')
+      .selectAll()
+      .where('package_id', 'in', [...new Set(packageIds)])
+      .orderBy('package_id')
+      .orderBy('position')
+      .execute();
+    for (const row of rows) {
+      const route = routeFromRow(row);
+      if (!route) continue;
+      const list = result.get(row.package_id) ?? [];
+      list.push({ position: Number(row.position), route });
+      result.set(row.package_id, list);
+    }
+    return result;
+  }
+
+  /** Every attempt of these items' current charges, oldest first, by item id. */
+  async ofItems(items: readonly { id: string; attempt: number }[]): Promise<Map<string, ProviderAttemptRow[]>> {
+    const result = new Map<string, ProviderAttemptRow[]>();
+    if (items.length === 0) return result;
+    const charge = new Map(items.map((i) => [i.id, i.attempt]));
+    const rows = await this.database.read
+      .selectFrom('provider_attempts')
+      .selectAll()
+      .where(
+        'order_item_id',
+        'in',
+        items.map((i) => i.id),
+      )
+      .orderBy('created_at')
+      .orderBy('reference')
+      .execute();
+    for (const row of rows) {
+      if (Number(row.item_attempt) !== charge.get(row.order_item_id)) continue;
+      const list = result.get(row.order_item_id) ?? [];
+      list.push(normalise(row));
+      result.set(row.order_item_id, list);
+    }
+    return result;
+  }
+
+  /** The attempts of one item's charge, in the unit (after its order is locked). */
+  async ofItemInUnit(tx: Tx, itemId: string, itemAttempt: number): Promise<ProviderAttemptRow[]> {
+    const { rows } = await tx.execute(
+      tx.qb
+        .selectFrom('provider_attempts')
+        .selectAll()
+        .where('order_item_id', '=', itemId)
+        .where('item_attempt', '=', itemAttempt)
+        .orderBy('created_at')
+        .orderBy('reference'),
+    );
+    return rows.map(normalise);
+  }
+
+  insert(tx: Tx, attempts: readonly NewAttempt[]): void {
+    if (attempts.length === 0) return;
+    tx.write(
+      this.database.statements.once(
+        tx.qb.insertInto('provider_attempts').values(
+          attempts.map((a) => ({
+            reference: a.reference,
+            order_item_id: a.itemId,
+            item_attempt: a.itemAttempt,
+            route_position: a.routePosition,
+            provider: a.route.provider,
+            route: JSON.stringify(a.route),
+            status: 'pending' as const,
+            provider_transaction_id: null,
+            cost: null,
+            message: null,
+            resolved_by: null,
+            retry_at: null,
+            created_at: a.now,
+            submitted_at: null,
+            resolved_at: null,
+          })),
+        ),
+      ),
+    );
+  }
+
+  /** Moves an attempt on, only from one of `from`; false when it had already moved. */
+  async change(tx: Tx, reference: string, from: readonly AttemptStatus[], change: AttemptChange): Promise<boolean> {
+    const query = tx.qb
+      .updateTable('provider_attempts')
+      .set({
+        status: change.status,
+        ...(change.transactionId ? { provider_transaction_id: change.transactionId } : {}),
+        ...(change.cost !== undefined ? { cost: change.cost } : {}),
+        ...(change.message !== undefined ? { message: change.message === null ? null : change.message.slice(0, 500) } : {}),
+        ...(change.submittedAt !== undefined ? { submitted_at: change.submittedAt } : {}),
+        ...(change.resolvedAt !== undefined ? { resolved_at: change.resolvedAt } : {}),
+        ...(change.retryAt !== undefined ? { retry_at: change.retryAt } : {}),
+        ...(change.resolvedBy !== undefined ? { resolved_by: change.resolvedBy } : {}),
+      })
+      .where('reference', '=', reference)
+      .where('status', 'in', [...from]);
+    return Number((await tx.execute(query)).numAffectedRows ?? 0) > 0;
+  }
+
+  /** The attempt a callback names: by our reference, or by the upstream's transaction id. */
+  async find(provider: ProviderName, subject: { reference: string | null; transactionId: string | null }) {
+    let query = this.database.read.selectFrom('provider_attempts').selectAll().where('provider', '=', provider);
+    if (subject.reference) query = query.where('reference', '=', subject.reference);
+    else if (subject.transactionId) query = query.where('provider_transaction_id', '=', subject.transactionId);
+    else return undefined;
+    const row = await query.executeTakeFirst();
+    return row ? normalise(row) : undefined;
+  }
+
+  /** Attempts still unknown (or unanswered) since before `before`, of deliveries still open: needs attention. */
+  async unknownSince(before: number): Promise<AttentionRow[]> {
+    const rows = await this.database.read
+      .selectFrom('provider_attempts as a')
+      .innerJoin('order_items as i', (join) =>
+        join.onRef('i.id', '=', 'a.order_item_id').onRef('i.attempt', '=', 'a.item_attempt'),
+      )
+      .innerJoin('orders as o', 'o.id', 'i.order_id')
+      .select([
+        'a.reference',
+        'a.provider',
+        'a.status',
+        'a.message',
+        'a.created_at',
+        'a.order_item_id',
+        'i.order_id',
+        'o.short_reference',
+        'i.beneficiary_msisdn',
+        'o.profile_id',
+        'i.mode',
+      ])
+      .where('a.status', 'in', OPEN_ATTEMPT)
+      .where('a.created_at', '<', before)
+      .where('i.status', 'in', ['pending', 'processing'])
+      .orderBy('a.created_at')
+      .limit(500)
+      .execute();
+    return rows.map((r) => ({ ...r, created_at: Number(r.created_at) }));
+  }
+
+  /** The attempts of an order's items, oldest first (staff views). */
+  async ofOrder(orderId: string): Promise<ProviderAttemptRow[]> {
+    const rows = await this.database.read
+      .selectFrom('provider_attempts as a')
+      .innerJoin('order_items as i', 'i.id', 'a.order_item_id')
+      .selectAll('a')
+      .where('i.order_id', '=', orderId)
+      .orderBy('a.created_at')
+      .orderBy('a.reference')
+      .execute();
+    return rows.map(normalise);
+  }
+}
+
+function normalise(row: ProviderAttemptRow): ProviderAttemptRow {
+  const n = (v: number | null) => (v === null ? null : Number(v));
+  return {
+    ...row,
+    item_attempt: Number(row.item_attempt),
+    route_position: n(row.route_position),
+    cost: n(row.cost),
+    retry_at: n(row.retry_at),
+    created_at: Number(row.created_at),
+    submitted_at: n(row.submitted_at),
+    resolved_at: n(row.resolved_at),
+  };
+}
+
+/** A stored route as the Route type, or null for a row naming a provider this build does not know. */
+export function routeFromRow(row: {
+  provider: string;
+  service_id: string | null;
+  bundle: string | null;
+  operator_id: number | null;
+  product_id: number | null;
+  amount: number | null;
+  cost: number | null;
+}): Route | null {
+  const cost = row.cost === null ? {} : { cost: Number(row.cost) };
+  switch (row.provider) {
+    case 'sandbox':
+      return { provider: 'sandbox', ...cost };
+    case 'hubtel':
+      return row.service_id && row.bundle && row.amount !== null
+        ? { provider: 'hubtel', serviceId: row.service_id, bundle: row.bundle, amount: Number(row.amount), ...cost }
+        : null;
+    case 'reloadly':
+      return row.operator_id !== null && row.amount !== null
+        ? { provider: 'reloadly', operatorId: Number(row.operator_id), amount: Number(row.amount), ...cost }
+        : null;
+    case 'dtone':
+      return row.product_id !== null ? { provider: 'dtone', productId: Number(row.product_id), ...cost } : null;
+    default:
+      return null;
+  }
+}
