@@ -49,7 +49,7 @@ function isRoutes(file: string): boolean {
 function isDomain(file: string): boolean {
   const r = rel(file);
   if (r.startsWith('modules/')) return !isRoutes(file);
-  return ['domain/', 'db/', 'lib/', 'provider/', 'worker/', 'seed/'].some((dir) => r.startsWith(dir));
+  return ['domain/', 'db/', 'lib/', 'providers/', 'worker/', 'seed/'].some((dir) => r.startsWith(dir));
 }
 
 function moduleOf(file: string): string | null {

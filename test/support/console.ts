@@ -212,6 +212,13 @@ export const CONSOLE_ROUTES: ConsoleRouteCase[] = [
     form: () => ({ reason: 'not delivered' }),
   },
   { method: 'POST', url: '/console/orders/:id/retry', role: 'operator', params: (r) => ({ id: r.stuckOrder }), form: () => ({}) },
+  {
+    method: 'POST',
+    url: '/console/orders/:id/resolve',
+    role: 'admin',
+    params: (r) => ({ id: r.stuckOrder }),
+    form: () => ({ outcome: 'failed', reason: 'the upstream has no record of it' }),
+  },
   { method: 'GET', url: '/console/inventory', role: 'viewer' },
   {
     method: 'POST',

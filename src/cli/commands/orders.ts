@@ -18,12 +18,22 @@ export function register(program: Command): void {
       const found = await withRuntime(
         async ({ ctx }) => {
           const threshold = olderThan ?? ctx.config.orderStuckAfterMs;
-          const stuck = await ctx.orders.stuck(threshold);
+          const attention = await ctx.deliveries.needingAttention();
+          const flagged = new Set(attention.map((a) => a.order_item_id));
+          const stuck = (await ctx.orders.stuck(threshold)).filter((s) => !flagged.has(s.itemId));
           const now = Date.now();
           if (opts.json) {
-            printJson({ olderThanMs: threshold, stuck });
-            return stuck.length;
+            printJson({ olderThanMs: threshold, needsAttention: attention, stuck });
+            return stuck.length + attention.length;
           }
+          // First what only staff can settle: an upstream that may have delivered and will not say.
+          for (const a of attention) {
+            console.log(
+              `${a.order_id} ${a.short_reference} ${a.mode} ${a.beneficiary_msisdn} needs attention: ${a.provider} attempt ${a.reference} ` +
+                `${a.status} for ${duration(a.unknownForMs)} (${a.profile_id})${a.message ? `; last answer: ${a.message}` : ''}`,
+            );
+          }
+          if (stuck.length === 0 && attention.length > 0) return attention.length;
           if (stuck.length === 0) {
             console.log(`orders stuck: none (no delivery open longer than ${duration(threshold)})`);
             return 0;
@@ -38,7 +48,7 @@ export function register(program: Command): void {
                 `for ${duration(now - s.since)} (${s.profileId}); ${next}`,
             );
           }
-          return stuck.length;
+          return stuck.length + attention.length;
         },
         { logLevel: 'warn' },
       );
@@ -79,12 +89,50 @@ export function register(program: Command): void {
               `  #${i.idx} ${i.beneficiary_msisdn} ${i.status} attempt ${i.attempt} ${ghs(Number(i.amount))}${i.error_message ? ` (${i.error_message})` : ''}${step}`,
             );
           }
+          const attempts = await ctx.deliveries.attemptsOf(o.id);
+          if (attempts.length > 0) console.log('provider attempts:');
+          for (const a of attempts) {
+            const cost = a.cost === null ? '' : ` cost ${ghs(a.cost)}`;
+            console.log(
+              `  ${a.reference} ${a.provider} ${a.status}${a.provider_transaction_id ? ` tx ${a.provider_transaction_id}` : ''}${cost} created ${at(a.created_at)}` +
+                `${a.message ? ` (${a.message})` : ''}${a.resolved_by ? ` resolved by ${a.resolved_by}` : ''}`,
+            );
+          }
           console.log('ledger:');
           if (d.ledger.length === 0) console.log('  none');
           for (const e of d.ledger) {
             console.log(
               `  ${String(e.id)} ${at(e.created_at)} ${e.kind} available ${ghs(Number(e.available_delta))} held ${ghs(Number(e.held_delta))}${e.memo ? `  ${e.memo}` : ''}`,
             );
+          }
+        },
+        { logLevel: 'warn' },
+      );
+    });
+
+  orders
+    .command('resolve')
+    .argument('<order>', 'order id or short reference of a delivery that needs attention')
+    .option('--delivered', 'the upstream delivered it: the order completes, the hold is spent')
+    .option('--failed', 'the upstream did not deliver it: the delivery fails, the hold is returned')
+    .requiredOption('--reason <text>', 'what the upstream said (kept on the attempt and in the audit trail)')
+    .option('--recipient <msisdn>', "a bulk order's recipient, by number (233…)")
+    .description('settle an open delivery by hand after checking with its upstream (admin)')
+    .action(async (order: string, opts: { delivered?: boolean; failed?: boolean; reason: string; recipient?: string }) => {
+      if (Boolean(opts.delivered) === Boolean(opts.failed)) throw new CliError('give exactly one of --delivered or --failed');
+      await withRuntime(
+        async ({ ctx }) => {
+          try {
+            const r = await ctx.console.resolveDelivery(cliActor(), {
+              order,
+              outcome: opts.delivered ? 'completed' : 'failed',
+              reason: opts.reason,
+              ...(opts.recipient === undefined ? {} : { msisdn: opts.recipient }),
+            });
+            console.log(`order ${r.orderId} ${r.shortReference}: delivery to ${r.msisdn} ${r.outcome === 'completed' ? 'delivered' : 'failed'} (resolved by hand)`);
+          } catch (error) {
+            if (error instanceof DomainError) throw new CliError(error.message);
+            throw error;
           }
         },
         { logLevel: 'warn' },

@@ -50,14 +50,15 @@ export class ConsoleOperations {
   // ---- reads ----
 
   async dashboard() {
-    const [activity, stuck, pending, stock, lastVerify] = await Promise.all([
+    const [attention, activity, stuck, pending, stock, lastVerify] = await Promise.all([
+      this.s.deliveries.needingAttention(),
       this.s.orders.activity(HOUR),
       this.s.orders.stuck(this.s.orderStuckAfterMs),
       this.s.topUps.listForStaff({ status: 'pending', limit: 1000 }),
       this.s.resultChecker.stockReport(),
       this.lastVerify(),
     ]);
-    return { activity, stuck, stuckAfterMs: this.s.orderStuckAfterMs, pending, stock, lastVerify };
+    return { attention, activity, stuck, stuckAfterMs: this.s.orderStuckAfterMs, pending, stock, lastVerify };
   }
 
   async lastVerify(): Promise<AuditEntry | null> {
@@ -80,8 +81,9 @@ export class ConsoleOperations {
     return this.s.orders.searchForStaff(filter);
   }
 
-  order(idOrReference: string) {
-    return this.s.orders.detailForStaff(idOrReference);
+  async order(idOrReference: string) {
+    const detail = await this.s.orders.detailForStaff(idOrReference);
+    return { ...detail, attempts: await this.s.deliveries.attemptsOf(detail.order.id) };
   }
 
   stock() {
@@ -131,6 +133,16 @@ export class ConsoleOperations {
   retryOrder(actor: Actor, orderId: string, olderThanMs = this.s.orderStuckAfterMs) {
     return this.refusalRecorded(actor, 'order.retry', { type: 'order', id: orderId }, {}, () =>
       this.s.deliveries.retryStuck(actor, orderId, olderThanMs),
+    );
+  }
+
+  /**
+   * An admin settles an open delivery by hand after checking with the upstream (docs/upstreams.md
+   * §3, "needs attention"): the same settlement and events as the worker's.
+   */
+  resolveDelivery(actor: Actor, r: { order: string; msisdn?: string; outcome: 'completed' | 'failed'; reason: string }) {
+    return this.refusalRecorded(actor, 'order.resolve', { type: 'order', id: r.order }, { outcome: r.outcome, reason: r.reason }, () =>
+      this.s.deliveries.resolveByStaff(actor, r),
     );
   }
 

@@ -34,6 +34,14 @@ export type PasswordBody = Static<typeof PasswordBody>;
 export const ReasonBody = Type.Object({ ...Csrf, reason: Type.String({ maxLength: 500 }) });
 export type ReasonBody = Static<typeof ReasonBody>;
 
+export const ResolveBody = Type.Object({
+  ...Csrf,
+  outcome: Type.Union([Type.Literal('completed'), Type.Literal('failed')]),
+  reason: Type.String({ maxLength: 500 }),
+  recipient: Type.Optional(Type.String({ maxLength: 20, pattern: '^[0-9]*$' })),
+});
+export type ResolveBody = Static<typeof ResolveBody>;
+
 export const KeyBody = Type.Object({ ...Csrf, mode: Type.Union([Type.Literal('live'), Type.Literal('test')]) });
 export type KeyBody = Static<typeof KeyBody>;
 

@@ -15,6 +15,18 @@ export interface StuckLine {
   nextStep: string;
 }
 
+/** A delivery whose upstream may have delivered and will not say (docs/upstreams.md §3). */
+export interface AttentionLine {
+  orderId: string;
+  shortReference: string;
+  mode: string;
+  msisdn: string;
+  provider: string;
+  reference: string;
+  unknownFor: string;
+  lastAnswer: string;
+}
+
 /** The last ledger verify run from the console, as one line. */
 export interface VerifyLine {
   text: string;
@@ -23,6 +35,8 @@ export interface VerifyLine {
 }
 
 export interface DashboardView {
+  /** Deliveries needing attention, oldest first: shown before everything else. */
+  attention: AttentionLine[];
   ordersPerMinute: string;
   ordersLastHour: number;
   failureRate: string;
@@ -51,6 +65,16 @@ export function verifyLine(last: AuditEntry | null): VerifyLine {
 
 export function dashboardView(d: Awaited<ReturnType<ConsoleOperations['dashboard']>>, role: StaffRole): DashboardView {
   return {
+    attention: d.attention.map((a) => ({
+      orderId: a.order_id,
+      shortReference: a.short_reference,
+      mode: a.mode,
+      msisdn: a.beneficiary_msisdn,
+      provider: a.provider,
+      reference: a.reference,
+      unknownFor: `${Math.round(a.unknownForMs / 60_000)} min`,
+      lastAnswer: a.message ?? 'no answer recorded',
+    })),
     ordersPerMinute: d.activity.perMinute.toFixed(2),
     ordersLastHour: d.activity.orders,
     failureRate: `${(d.activity.failureRate * 100).toFixed(1)}%`,

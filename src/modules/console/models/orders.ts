@@ -1,4 +1,4 @@
-import { ORDER_STATES, type OrderRow, type StaffRole } from '../../../db/schema.js';
+import { ORDER_STATES, type OrderRow, type ProviderAttemptRow, type StaffRole } from '../../../db/schema.js';
 import type { StaffOrderDetail } from '../../orders/service.js';
 import { mayAct } from '../service.js';
 import { at, ghs } from './frame.js';
@@ -75,8 +75,24 @@ export interface OrderView {
   reversal: string | null;
   recipients: RecipientLine[];
   ledger: LedgerLine[];
+  /** Every submission to an upstream, oldest first. */
+  attempts: AttemptLine[];
   canReverse: boolean;
   canRetry: boolean;
+  /** Numbers of the deliveries still open, which an admin may resolve by hand (empty: none, or not an admin). */
+  resolvable: string[];
+}
+
+export interface AttemptLine {
+  reference: string;
+  msisdn: string;
+  provider: string;
+  status: string;
+  transactionId: string;
+  cost: string;
+  createdAt: string;
+  resolvedAt: string;
+  message: string;
 }
 
 const orderLine = (o: OrderRow): OrderLine => ({
@@ -98,7 +114,7 @@ export const ordersView = (form: OrderSearchForm, results: OrderRow[] | null): O
 });
 
 /** An order's page; `now` and `stuckAfterMs` tell whether a delivery is stuck (and may be retried). */
-export function orderView(d: StaffOrderDetail, role: StaffRole, stuckAfterMs: number, now: number): OrderView {
+export function orderView(d: StaffOrderDetail & { attempts: ProviderAttemptRow[] }, role: StaffRole, stuckAfterMs: number, now: number): OrderView {
   const o = d.order;
   const stuck = d.items.some(
     (i) => (i.status === 'pending' || i.status === 'processing') && now - Number(i.updated_at) > stuckAfterMs,
@@ -141,7 +157,21 @@ export function orderView(d: StaffOrderDetail, role: StaffRole, stuckAfterMs: nu
       availableAfter: ghs(e.available_after),
       memo: e.memo ?? '',
     })),
+    attempts: d.attempts.map((a) => ({
+      reference: a.reference,
+      msisdn: d.items.find((i) => i.id === a.order_item_id)?.beneficiary_msisdn ?? '—',
+      provider: a.provider,
+      status: a.status,
+      transactionId: a.provider_transaction_id ?? '—',
+      cost: a.cost === null ? '—' : ghs(a.cost),
+      createdAt: at(a.created_at),
+      resolvedAt: at(a.resolved_at),
+      message: `${a.message ?? ''}${a.resolved_by ? ` (resolved by ${a.resolved_by})` : ''}`,
+    })),
     canReverse: o.state === 'completed' && o.order_type === 'data' && mayAct(role, 'admin'),
     canRetry: stuck && mayAct(role, 'operator'),
+    resolvable: mayAct(role, 'admin')
+      ? d.items.filter((i) => i.status === 'pending' || i.status === 'processing').map((i) => i.beneficiary_msisdn)
+      : [],
   };
 }

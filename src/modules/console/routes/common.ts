@@ -68,6 +68,7 @@ const NOTICES: Record<string, string> = {
   rejected: 'Top-up rejected.',
   reversed: 'Order reversed: the partner is refunded.',
   retried: 'Stuck deliveries are due again: the worker picks them up now.',
+  resolved: 'Delivery resolved by hand: settled, and the partner told.',
   revoked: 'Key revoked.',
   suspended: 'Profile suspended: its keys are refused from now on.',
   reactivated: 'Profile reactivated.',

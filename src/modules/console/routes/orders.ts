@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { orderView, ordersView } from '../models/orders.js';
-import { CsrfOnly, IdParams, NoticeQuery, OrderSearchQuery, ReasonBody } from '../schemas.js';
+import { CsrfOnly, IdParams, NoticeQuery, OrderSearchQuery, ReasonBody, ResolveBody } from '../schemas.js';
 import { orderPage, ordersPage } from '../views/orders.js';
 import { act, actorOf, frameOf, html, PAGE, read, seeOther, sessionOf, type ConsoleDeps } from './common.js';
 
@@ -54,6 +54,17 @@ export const orderRoutes: FastifyPluginAsyncTypebox<ConsoleDeps> = async (app, d
       const { id } = request.params;
       await ops.retryOrder(actorOf(request), id);
       return seeOther(reply, `/console/orders/${encodeURIComponent(id)}?notice=retried`);
+    },
+  );
+
+  app.post(
+    '/console/orders/:id/resolve',
+    { schema: { hide: true, params: IdParams, body: ResolveBody }, config: act('admin', 'order.resolve') },
+    async (request, reply) => {
+      const { id } = request.params;
+      const { outcome, reason, recipient } = request.body;
+      await ops.resolveDelivery(actorOf(request), { order: id, outcome, reason, ...(recipient ? { msisdn: recipient } : {}) });
+      return seeOther(reply, `/console/orders/${encodeURIComponent(id)}?notice=resolved`);
     },
   );
 };

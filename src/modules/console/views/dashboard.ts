@@ -13,6 +13,14 @@ export function dashboardPage(frame: PageFrame, d: DashboardView): string {
     (s) =>
       h`<tr><td><a href="/console/orders/${s.orderId}">${s.shortReference}</a></td><td>${s.mode}</td><td>${s.msisdn}</td><td>${s.status}</td><td>${s.since}</td><td>${s.nextStep}</td></tr>`,
   );
+  const attentionRows = d.attention.map(
+    (a) =>
+      h`<tr class="bad"><td><a href="/console/orders/${a.orderId}">${a.shortReference}</a></td><td>${a.mode}</td><td>${a.msisdn}</td><td>${a.provider}</td><td>${a.reference}</td><td>${a.unknownFor}</td><td>${a.lastAnswer}</td></tr>`,
+  );
+  const attention =
+    d.attention.length === 0
+      ? ''
+      : h`<section id="needs-attention"><h2>Needs attention: ${d.attention.length}</h2><p>The upstream may have delivered these and has not said so. Check with it, then resolve each order as delivered or failed.</p>!${table(['order', 'mode', 'number', 'upstream', 'attempt', 'unknown for', 'last answer'], attentionRows, 'None.')}</section>`;
   const stockRows = d.stock.map(
     (l) =>
       h`<tr class="${l.low ? 'low' : ''}"><td>${l.packageId}</td><td>${l.name}</td><td>${l.stock}</td><td>${l.low ? 'LOW' : 'ok'}</td></tr>`,
@@ -22,7 +30,7 @@ export function dashboardPage(frame: PageFrame, d: DashboardView): string {
     : '';
   return layout(
     frame,
-    h`<section class="cards">
+    h`!${attention}<section class="cards">
   <div class="card"><h2>Orders per minute</h2><p class="figure">${d.ordersPerMinute}</p><p>${d.ordersLastHour} orders in the last hour</p></div>
   <div class="card"><h2>Failure rate</h2><p class="figure">${d.failureRate}</p><p>${d.failedLastHour} failed in the last hour</p></div>
   <div class="card"><h2>Stuck deliveries</h2><p class="figure">${d.stuckCount}</p><p>open longer than ${d.stuckAfter}</p></div>

@@ -55,6 +55,16 @@ export function orderPage(frame: PageFrame, o: OrderView): string {
       h`<form method="post" action="/console/orders/${o.id}/retry">!${csrf}<button type="submit">Retry stuck deliveries now</button></form>`,
     );
   }
+  if (o.resolvable.length > 0) {
+    const options = o.resolvable.map((m) => h`<option value="${m}">${m}</option>`).join('');
+    actions.push(
+      h`<form method="post" action="/console/orders/${o.id}/resolve" hx-confirm="Settle this delivery by hand? Check with the upstream first.">!${csrf}<label>Recipient <select name="recipient">!${options}</select></label><label>Outcome <select name="outcome"><option value="completed">delivered</option><option value="failed">failed (refund)</option></select></label><label>Reason <input name="reason" required maxlength="500"></label><button type="submit">Resolve delivery</button></form>`,
+    );
+  }
+  const attempts = o.attempts.map(
+    (a) =>
+      h`<tr><td>${a.reference}</td><td>${a.msisdn}</td><td>${a.provider}</td><td>${a.status}</td><td>${a.transactionId}</td><td>${a.cost}</td><td>${a.createdAt}</td><td>${a.resolvedAt}</td><td>${a.message}</td></tr>`,
+  );
   const error = o.error ? h`<dt>Error</dt><dd>${o.error}</dd>` : '';
   const reversal = o.reversal ? h`<dt>Reversed</dt><dd>${o.reversal}</dd>` : '';
   return layout(
@@ -68,6 +78,7 @@ export function orderPage(frame: PageFrame, o: OrderView): string {
 </dl>
 !${actions.length ? h`<section class="actions"><h2>Actions</h2>!${actions.join('')}</section>` : ''}
 <section><h2>Recipients and delivery attempts</h2>!${table(['#', 'number', 'package', 'amount', 'status', 'attempt', 'provider ref', 'submitted', 'completed', 'error', 'outbox'], items, 'No recipients.')}</section>
+<section><h2>Upstream attempts</h2>!${table(['reference', 'number', 'upstream', 'status', 'transaction', 'cost', 'made', 'resolved', 'message'], attempts, 'No attempt yet.')}</section>
 <section><h2>Ledger entries</h2>!${table(['id', 'when', 'kind', 'available Δ', 'held Δ', 'available after', 'memo'], ledger, 'No ledger entry.')}</section>`,
   );
 }
