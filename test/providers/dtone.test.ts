@@ -339,6 +339,32 @@ describe('DT One adapter against the simulator', () => {
     const tooMany = await fetch(`${sim.env.DTONE_API_URL}/transactions?per_page=101`, { headers: auth });
     assert.equal(tooMany.status, 400);
     assert.equal(((await tooMany.json()) as { errors: { code: number }[] }).errors[0]?.code, 1000400);
+
+    // By dates, as reconciliation reads it: a window of at most 24 hours.
+    const window = (from: number, to: number) =>
+      fetch(`${sim.env.DTONE_API_URL}/transactions?from_date=${new Date(from).toISOString()}&to_date=${new Date(to).toISOString()}`, { headers: auth });
+    const now = Date.now();
+    const today = await window(now - 3_600_000, now + 60_000);
+    assert.equal(today.headers.get('x-total'), '102');
+    assert.equal(((await today.json()) as unknown[]).length, 50);
+    assert.equal((await window(now - 86_400_000 - 3_600_000, now - 3_600_000)).headers.get('x-total'), '0');
+    assert.equal((await window(now - 2 * 86_400_000, now)).status, 400);
+  });
+
+  test('switched from outside through /_sim/, as `cli simulate dtone` is', async (c) => {
+    const sim = await simulatorFor(c);
+    const switched = await fetch(`${sim.url}/_sim/behaviour`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ outcome: 'refuse-float' }),
+    });
+    assert.equal(switched.status, 200);
+    const answer = await dtoneAdapterFor(sim).submit(newAttempt());
+    assert.ok(answer.class === 'refused' && answer.lowFloat === true);
+    const state = (await (await fetch(`${sim.url}/_sim/state`)).json()) as { behaviour: { outcome: string }; stats: { submissions: number } };
+    assert.equal(state.behaviour.outcome, 'refuse-float');
+    assert.equal(state.stats.submissions, 1);
+    assert.equal(sim.env.DTONE_API_URL, `${sim.url}/v1`);
   });
 
   test('the balance, in DT One unit, debited by a completed transaction', async (c) => {
