@@ -286,6 +286,7 @@ describe('DT One adapter against the simulator', () => {
       ['CANCELLED', { class: 'failed', problem: 'route', message: 'DT One cancelled it: no reason given (CANCELLED)' }],
       ['DECLINED', { class: 'failed', problem: 'route' }],
       ['DECLINED-DUPLICATED-TRANSACTION', { class: 'failed', problem: 'route' }],
+      ['DECLINED-EXCEPTION', { class: 'failed', problem: 'route', message: 'DT One declined it: an error at the operator (DECLINED-EXCEPTION)' }],
       ['DECLINED-OPERATOR-CURRENTLY-UNAVAILABLE', { class: 'failed', problem: 'route' }],
       ['DECLINED-INELIGIBLE-CREDIT-PARTY', { class: 'failed', problem: 'number', message: 'DT One declined it: the number is not eligible for this product (DECLINED-INELIGIBLE-CREDIT-PARTY)' }],
       ['DECLINED-INVALID-CREDIT-PARTY', { class: 'failed', problem: 'number' }],

@@ -42,6 +42,7 @@ const ROUTE_REASONS: { pattern: RegExp; words: string }[] = [
   { pattern: /LIMITATIONS-ON/, words: 'a transaction limit was reached' },
   { pattern: /DUPLICATED-TRANSACTION/, words: 'the operator took it for a duplicate' },
   { pattern: /DEBIT-PARTY/, words: 'the sending account was refused' },
+  { pattern: /EXCEPTION/, words: 'an error at the operator' },
 ];
 
 const FAILED_VERB: Record<string, string> = { REJECTED: 'rejected', CANCELLED: 'cancelled', DECLINED: 'declined' };
@@ -65,12 +66,9 @@ export function dtoneCostOf(transaction: unknown): number | undefined {
   return ghsToPesewas(amount + (numberField(wholesale, 'fee') ?? 0));
 }
 
-/** DT One's id of a transaction body, as text. */
-export const dtoneTransactionId = (transaction: unknown): string | null => stringField(transaction, 'id');
-
 /** Classifies a transaction as DT One returned it (the buy's 201, a status read, a list item). */
 export function answerForTransaction(transaction: unknown): Exclude<CheckAnswer, { class: 'absent' }> {
-  const transactionId = dtoneTransactionId(transaction);
+  const transactionId = stringField(transaction, 'id');
   const statusClass = statusClassOf(transaction);
   const statusMessage = stringField(field(transaction, 'status'), 'message') ?? statusClass?.name ?? 'no status';
   if (transactionId === null || statusClass === null) {
