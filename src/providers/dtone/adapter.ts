@@ -1,0 +1,120 @@
+import type { DtoneSettings } from '../../config.js';
+import { callUpstream, field, numberField, stringField, type UpstreamCall, type UpstreamReply } from '../http.js';
+import type { AttemptHandle, AttemptRequest, CallbackSubject, CheckAnswer, RouteOf, SubmitAnswer, UpstreamAdapter } from '../types.js';
+import { answerForSubmitError, answerForTransaction, describeErrors, dtoneErrorsOf } from './answers.js';
+
+type DtoneRoute = RouteOf<'dtone'>;
+
+/** DT One's list endpoints give at most 100 records a page. */
+const PER_PAGE = 100;
+/** A reference names one transaction; more pages than this means the filter was ignored and we stop reading. */
+const MAX_LOOKUP_PAGES = 20;
+const TRANSACTION_NOT_FOUND = 1008004;
+
+/**
+ * DT One DVS v1 (docs/upstreams.md, Appendix A): a transaction per attempt, created and confirmed in
+ * one asynchronous call under our reference as `external_id`, followed by its id, found again by
+ * `GET /transactions?external_id=`. Basic auth with the API key and secret on every call.
+ */
+export class DtoneAdapter implements UpstreamAdapter<DtoneRoute> {
+  readonly name = 'dtone';
+  private readonly baseUrl: string;
+  private readonly authorization: string;
+  private readonly timeoutMs: number;
+
+  /** `clock` is accepted like the other adapters' but unused: DT One finds a reference without a date window. */
+  constructor(settings: DtoneSettings, options: { timeoutMs: number; clock?: () => number }) {
+    this.baseUrl = settings.apiUrl.replace(/\/+$/, '');
+    this.authorization = `Basic ${Buffer.from(`${settings.apiKey}:${settings.apiSecret}`).toString('base64')}`;
+    this.timeoutMs = options.timeoutMs;
+  }
+
+  async submit(request: AttemptRequest<DtoneRoute>): Promise<SubmitAnswer> {
+    const reply = await this.call('POST', '/async/transactions', {
+      external_id: request.reference,
+      product_id: request.route.productId,
+      auto_confirm: true,
+      credit_party_identifier: { mobile_number: `+${request.msisdn}` },
+      ...(request.callbackUrl === null ? {} : { callback_url: request.callbackUrl }),
+    });
+    if (!reply.reached) return { class: 'unknown', message: `DT One did not answer: ${reply.message}` };
+    if (reply.status >= 200 && reply.status < 300 && field(reply.body, 'status') !== undefined) {
+      return answerForTransaction(reply.body);
+    }
+    return answerForSubmitError(reply.status, reply.body);
+  }
+
+  async check(attempt: AttemptHandle<DtoneRoute>): Promise<CheckAnswer> {
+    if (attempt.transactionId === null) return this.lookup(attempt);
+    const reply = await this.call('GET', `/transactions/${encodeURIComponent(attempt.transactionId)}`);
+    if (!reply.reached) return { class: 'unknown', message: `DT One did not answer: ${reply.message}` };
+    // An id DT One gave us and no longer knows: only the reference can prove the attempt absent.
+    if (reply.status === 404 && hasErrorCode(reply.body, TRANSACTION_NOT_FOUND)) return this.lookup(attempt);
+    if (reply.status !== 200) return unknownFromReply(reply);
+    const reference = stringField(reply.body, 'external_id');
+    if (reference !== null && reference !== attempt.reference) {
+      return { class: 'unknown', message: `DT One's transaction ${attempt.transactionId} carries another reference (${reference})` };
+    }
+    return answerForTransaction(reply.body);
+  }
+
+  async lookup(attempt: AttemptHandle<DtoneRoute>): Promise<CheckAnswer> {
+    for (let page = 1; page <= MAX_LOOKUP_PAGES; ) {
+      const query = new URLSearchParams({ external_id: attempt.reference, page: String(page), per_page: String(PER_PAGE) });
+      const reply = await this.call('GET', `/transactions?${query.toString()}`);
+      if (!reply.reached) return { class: 'unknown', message: `DT One did not answer: ${reply.message}` };
+      // Appendix A says an empty list; DT One's specification also lists a 404 "transaction not found": both mean absent.
+      if (reply.status === 404 && hasErrorCode(reply.body, TRANSACTION_NOT_FOUND)) return { class: 'absent', message: 'DT One has no transaction under this reference' };
+      if (reply.status !== 200) return unknownFromReply(reply);
+      if (!Array.isArray(reply.body)) return { class: 'unknown', message: 'DT One answered the lookup with a body we cannot read' };
+      const found: unknown = reply.body.find((transaction) => stringField(transaction, 'external_id') === attempt.reference);
+      if (found !== undefined) return answerForTransaction(found);
+      const next = Number(reply.headers.get('x-next-page') ?? '');
+      if (!Number.isInteger(next) || next <= page) return { class: 'absent', message: 'DT One has no transaction under this reference' };
+      page = next;
+    }
+    return { class: 'unknown', message: `DT One's list under this reference ran past ${MAX_LOOKUP_PAGES} pages without it` };
+  }
+
+  /** The first balance of the account, in DT One's own unit (`available`), or null when unreadable. */
+  async balance(): Promise<{ currency: string; available: number } | null> {
+    const reply = await this.call('GET', '/balances');
+    if (!reply.reached || reply.status !== 200) return null;
+    const balances: unknown[] = Array.isArray(reply.body) ? reply.body : [reply.body];
+    for (const balance of balances) {
+      const currency = stringField(balance, 'unit');
+      const available = numberField(balance, 'available');
+      if (currency !== null && currency.trim() !== '' && available !== null) return { currency, available };
+    }
+    return null;
+  }
+
+  private call(method: UpstreamCall['method'], path: string, json?: unknown): Promise<UpstreamReply> {
+    return callUpstream({
+      method,
+      url: `${this.baseUrl}${path}`,
+      headers: { authorization: this.authorization },
+      ...(json === undefined ? {} : { json }),
+      timeoutMs: this.timeoutMs,
+    });
+  }
+}
+
+function hasErrorCode(body: unknown, code: number): boolean {
+  return dtoneErrorsOf(body).some((e) => e.code === code);
+}
+
+/** A status check or lookup that did not get a transaction: DT One may still have it. */
+function unknownFromReply(reply: Extract<UpstreamReply, { reached: true }>): CheckAnswer {
+  const errors = dtoneErrorsOf(reply.body);
+  if (errors.length === 0) return { class: 'unknown', message: `DT One answered ${reply.status} with a body we cannot read` };
+  return { class: 'unknown', message: `DT One answered ${reply.status}: ${describeErrors(errors)}` };
+}
+
+/** Who a DT One callback (the transaction JSON, unsigned) is about; null when it names no transaction. */
+export function readDtoneCallback(body: unknown): CallbackSubject | null {
+  const reference = stringField(body, 'external_id');
+  const transactionId = stringField(body, 'id');
+  if (reference === null && transactionId === null) return null;
+  return { reference, transactionId };
+}
