@@ -25,6 +25,8 @@ import { consoleRoutes } from './modules/console/routes.js';
 import { eventRoutes } from './modules/events/routes.js';
 import { dataBundleRoutes } from './modules/data-bundles/routes.js';
 import { orderRoutes } from './modules/orders/routes.js';
+import { callbackRoutes } from './modules/deliveries/routes.js';
+import { CALLBACK_READERS } from './providers/index.js';
 import { profileRoutes } from './modules/profiles/routes.js';
 import { resultCheckerRoutes } from './modules/result-checker/routes.js';
 import { topUpRoutes } from './modules/top-ups/routes.js';
@@ -140,6 +142,13 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     reply.type('application/yaml; charset=utf-8').send(app.swagger({ yaml: true })),
   );
   await app.register(apiReference, docsOptions);
+  await app.register(callbackRoutes, {
+    deliveries: ctx.deliveries,
+    readers: CALLBACK_READERS,
+    callbackToken: ctx.config.upstreams.callbackToken,
+    reloadlySignature: null,
+    log: ctx.log,
+  });
 
   await app.register(
     async (api) => {

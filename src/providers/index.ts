@@ -1,8 +1,9 @@
 import type { Config } from '../config.js';
 import type { Database } from '../db/connection.js';
+import { DtoneAdapter, readDtoneCallback } from './dtone/adapter.js';
 import { SandboxAdapter } from './sandbox/adapter.js';
 import { SandboxStore } from './sandbox/store.js';
-import type { ProviderName, UpstreamAdapter } from './types.js';
+import type { CallbackReader, ProviderName, UpstreamAdapter } from './types.js';
 
 /** The upstreams this process can deliver through (docs/upstreams.md, "Providers"). */
 export interface Providers {
@@ -28,6 +29,8 @@ export function createProviders(config: Config, database: Database, clock: () =>
   const timeoutMs = config.workerTuning.providerTimeoutMs;
   const adapters = new Map<ProviderName, UpstreamAdapter>();
   adapters.set('sandbox', new SandboxAdapter(new SandboxStore(database), { settleMs: config.sandboxSettleMs, timeoutMs }, clock));
+  const { dtone } = config.upstreams;
+  if (dtone) adapters.set('dtone', new DtoneAdapter(dtone, { timeoutMs, clock }));
   return { adapter: (name) => adapters.get(name), enabled: enabledProviders(config) };
 }
 
@@ -38,3 +41,10 @@ export function callbackUrlFor(config: Config, provider: ProviderName): string |
   if (provider === 'hubtel' || provider === 'dtone') return callbackToken === null ? null : `${publicBaseUrl}/callbacks/${provider}/${callbackToken}`;
   return null;
 }
+
+/** How each upstream's callback body names its transaction (docs/upstreams.md §4). */
+export const CALLBACK_READERS: { hubtel: CallbackReader; reloadly: CallbackReader; dtone: CallbackReader } = {
+  hubtel: () => null,
+  reloadly: () => null,
+  dtone: readDtoneCallback,
+};

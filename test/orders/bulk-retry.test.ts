@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { KEYS } from '../support/keys.js';
-import type { DataProvider, ProviderRegistry } from '../../src/providers/legacy.js';
-import { buySingle, newWorker, sandboxCalls } from '../support/orders.js';
+import type { Providers } from '../../src/providers/index.js';
+import type { AttemptHandle, CheckAnswer } from '../../src/providers/types.js';
+import { buySingle, newWorker, providersWithSandbox, sandboxCalls } from '../support/orders.js';
 import { ledgerProblems } from '../support/ledger.js';
 import { waitFor } from '../support/wait.js';
 
@@ -18,25 +19,33 @@ interface Recipient {
   amount: number;
 }
 
-/** Fails a number ending in 0000 on its first attempt only; every other delivery completes. */
-function secondTimeLucky(): ProviderRegistry {
-  const submissions = new Map<string, { key: string; msisdn: string }>();
-  const provider: DataProvider = {
-    name: 'second-time-lucky',
-    async submit(request) {
-      const providerRef = `lucky-${request.idempotencyKey}`;
-      submissions.set(providerRef, { key: request.idempotencyKey, msisdn: request.msisdn });
-      return { providerRef };
-    },
-    async poll(ref) {
-      const s = submissions.get(ref);
-      if (!s) return { status: 'pending' };
-      return s.msisdn.endsWith('0000') && s.key.endsWith(':1')
-        ? { status: 'failed', errorMessage: 'Sandbox: delivery failed' }
-        : { status: 'completed' };
-    },
+/**
+ * An upstream standing in for the sandbox that fails a number ending in 0000 on its first
+ * submission only (the first attempt of the first charge); every other delivery completes.
+ */
+function secondTimeLucky(t: TestApp): Providers {
+  const seen = new Set<string>();
+  const submissions = new Map<string, { msisdn: string; fails: boolean }>();
+  const statusOf = (attempt: AttemptHandle): CheckAnswer => {
+    const s = submissions.get(attempt.reference);
+    if (!s) return { class: 'absent' };
+    const transactionId = `lucky-${attempt.reference}`;
+    return s.fails
+      ? { class: 'failed', problem: 'number', transactionId, message: 'Sandbox: delivery failed' }
+      : { class: 'completed', transactionId };
   };
-  return { forMode: () => provider };
+  return providersWithSandbox(t, () => ({
+    name: 'sandbox',
+    async submit(request) {
+      if (!submissions.has(request.reference)) {
+        submissions.set(request.reference, { msisdn: request.msisdn, fails: request.msisdn.endsWith('0000') && !seen.has(request.msisdn) });
+        seen.add(request.msisdn);
+      }
+      return { class: 'accepted', transactionId: `lucky-${request.reference}` };
+    },
+    check: async (attempt) => statusOf(attempt),
+    lookup: async (attempt) => statusOf(attempt),
+  }));
 }
 
 describe('bulk orders through the worker, and retry of a failed recipient (docs/order-lifecycle.md, "Bulk orders")', () => {
@@ -177,16 +186,32 @@ describe('bulk orders through the worker, and retry of a failed recipient (docs/
         ['data_release', 900, -900, `release:${item.id}:2`],
       ],
     );
-    const calls = (await sandboxCalls(t)).filter((c) => c.idempotency_key.startsWith(item.id));
-    assert.deepEqual(calls.map((c) => [c.idempotency_key, c.submit_calls]), [
-      [`${item.id}:1`, 1],
-      [`${item.id}:2`, 1],
-    ]);
+    // One attempt per charge, each taken once by the sandbox under its own reference.
+    const attempts = await t.database.db
+      .selectFrom('provider_attempts')
+      .select(['reference', 'item_attempt', 'status'])
+      .where('order_item_id', '=', item.id)
+      .orderBy('created_at')
+      .orderBy('reference')
+      .execute();
+    assert.deepEqual(
+      attempts.map((a) => [Number(a.item_attempt), a.status]),
+      [
+        [1, 'failed'],
+        [2, 'failed'],
+      ],
+    );
+    const references = attempts.map((a) => a.reference);
+    const calls = (await sandboxCalls(t)).filter((c) => references.includes(c.idempotency_key));
+    assert.deepEqual(
+      calls.map((c) => [c.idempotency_key, c.submit_calls]).sort(),
+      references.map((r) => [r, 1]).sort(),
+    );
     assert.deepEqual(await ledgerProblems(t), []);
   });
 
   test('all recipients failing fails the parent; a successful retry completes it', async () => {
-    const worker = newWorker(t, {}, secondTimeLucky());
+    const worker = newWorker(t, {}, secondTimeLucky(t));
     const start = await t.wallet('usr_super', 'live');
     const bought = await t.call('POST', '/api/v1/data-bundles/buy-bulk', {
       key: KEYS.superLive,

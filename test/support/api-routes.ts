@@ -54,6 +54,10 @@ export const ROUTES: RouteCase[] = [
   // The API reference page (Scalar) and its script, served from the installed package.
   { method: 'GET', url: '/docs/', kind: 'public' },
   { method: 'GET', url: '/docs/js/scalar.js', kind: 'public' },
+  // Upstreams' callbacks: no API key, a signature or a path token instead (test/upstreams/callbacks.test.ts).
+  { method: 'POST', url: '/callbacks/reloadly', kind: 'public' },
+  { method: 'POST', url: '/callbacks/hubtel/:token', kind: 'public' },
+  { method: 'POST', url: '/callbacks/dtone/:token', kind: 'public' },
   { method: 'GET', url: '/api/v1/profile', kind: 'read' },
   { method: 'GET', url: '/api/v1/wallet-balance', kind: 'read' },
   { method: 'GET', url: '/api/v1/operators', kind: 'read' },

@@ -36,10 +36,10 @@ describe(`worker processes (${TEST_DIALECT})`, () => {
     assert.deepEqual(await t.wallet('usr_agent', 'live'), { available: 9100, held: 900 });
 
     // The first worker submits; the sandbox answers 5 s after accepting, but the worker is killed the
-    // moment it has recorded the submission (it logs that after the commit), well inside those 5 s
-    // even on a loaded machine.
+    // moment it has recorded the sandbox's acceptance (it logs the answer after the commit), well
+    // inside those 5 s even on a loaded machine.
     const first = await worker(t, { SANDBOX_SETTLE_MS: '5000' });
-    await first.waitForOutput('delivery submitted');
+    await first.waitForOutput('"msg":"upstream answer"');
     first.child.kill('SIGKILL');
     await first.exited();
     const submitted = await itemOf(t, orderId);
@@ -56,8 +56,11 @@ describe(`worker processes (${TEST_DIALECT})`, () => {
     assert.equal(order.state, 'completed');
     assert.equal(order.submittedAt, Number(submitted.submitted_at));
 
-    const calls = (await sandboxCalls(t)).filter((c) => c.idempotency_key.startsWith(submitted.id));
-    assert.deepEqual(calls.map((c) => [c.idempotency_key, c.submit_calls]), [[`${submitted.id}:1`, 1]]);
+    // One attempt, its reference taken once by the sandbox: the restarted worker only checked it.
+    const attempts = await t.database.db.selectFrom('provider_attempts').select(['reference', 'status']).where('order_item_id', '=', submitted.id).execute();
+    assert.deepEqual(attempts.map((a) => [a.reference, a.status]), [[submitted.provider_ref, 'completed']]);
+    const calls = (await sandboxCalls(t)).filter((c) => c.msisdn === submitted.beneficiary_msisdn);
+    assert.deepEqual(calls.map((c) => [c.idempotency_key, c.submit_calls]), [[submitted.provider_ref, 1]]);
     const entries = await t.database.db.selectFrom('ledger_entries').select('kind').where('order_id', '=', orderId).orderBy('id').execute();
     assert.deepEqual(entries.map((e) => e.kind), ['data_hold', 'data_settle']);
     assert.deepEqual(await ledgerProblems(t), []);
@@ -100,6 +103,9 @@ describe(`worker processes (${TEST_DIALECT})`, () => {
     assert.ok(items.every((i) => i.status === 'completed' && i.attempt === 1));
     const calls = await sandboxCalls(t);
     assert.equal(calls.length, 45, 'one submission per delivery');
+    const attempts = await t.database.db.selectFrom('provider_attempts').select('reference').execute();
+    assert.equal(attempts.length, 45, 'one attempt per delivery');
+    assert.deepEqual(new Set(calls.map((c) => c.idempotency_key)), new Set(attempts.map((a) => a.reference)));
     assert.deepEqual(calls.filter((c) => c.submit_calls !== 1), [], 'no delivery was submitted twice');
     const settles = await t.database.db.selectFrom('ledger_entries').select('order_item_id').where('kind', '=', 'data_settle').execute();
     assert.equal(new Set(settles.map((s) => s.order_item_id)).size, 45);
@@ -107,12 +113,14 @@ describe(`worker processes (${TEST_DIALECT})`, () => {
     for (const id of orderIds) assert.equal((await t.call('GET', `/api/v1/orders/${id}/status`, { key: id === orderIds[1] ? KEYS.superTest : id === orderIds[0] ? KEYS.superLive : KEYS.agentLive })).body.data.state, 'Completed');
     assert.deepEqual(await ledgerProblems(t), []);
 
-    // Both processes took part.
+    // Both processes took part: each logs the answer to every submission it made.
     const workersThatSubmitted = new Set(
       (a.output() + b.output())
         .split('\n')
-        .filter((line) => line.includes('delivery submitted'))
-        .map((line) => (JSON.parse(line) as { worker: string }).worker),
+        .filter((line) => line.includes('"msg":"upstream answer"'))
+        .map((line) => JSON.parse(line) as { worker: string; call: string })
+        .filter((answer) => answer.call === 'submit')
+        .map((answer) => answer.worker),
     );
     // On PostgreSQL both claim side by side (SKIP LOCKED); SQLite's single writer may let one take all.
     if (TEST_DIALECT === 'postgres') assert.equal(workersThatSubmitted.size, 2, 'both workers submitted deliveries');

@@ -267,6 +267,13 @@ export class DeliveryService {
             ...(row?.submitted_at === null ? { submittedAt: now } : {}),
           });
           if (!moved) return { kind: 'stale' };
+          if (row?.submitted_at === null) {
+            // Completed at its first answer that the upstream had it (a lookup after a crash or a
+            // timeout, or an upstream that completes at once): the item takes the reference and the
+            // item and order their submission time, as an acceptance would have given them.
+            await this.orders.markItemRouted(tx, { itemId: attempt.itemId, attempt: attempt.itemAttempt, providerRef: attempt.reference, now });
+            this.orders.markOrderSubmitted(tx, order.id, now);
+          }
           const settled = await this.settleLocked(tx, order, { itemId: attempt.itemId, orderId: order.id, attempt: attempt.itemAttempt, outcome: { status: 'completed' }, now });
           return settled ? { kind: 'settled', outcome: 'completed' } : { kind: 'stale' };
         }
