@@ -133,6 +133,21 @@ describe('Hubtel adapter: deliveries that work', () => {
     assert.equal(sim.stats().callbacksSent, 0);
   });
 
+  test("the cost is the bundle's Amount less the Commission, whatever Data.Amount says; none without a commission", async (c) => {
+    const sim = await simulator(c);
+    const adapter = adapterFor(sim);
+    sim.scriptNext('buy', { status: 200, body: { ResponseCode: '0001', Data: { Amount: 0.85, TransactionId: 'tx-odd', Meta: { Commission: 0.5 } } } });
+    assert.deepEqual(await adapter.submit(attempt('http://127.0.0.1:9/unused')), {
+      class: 'accepted',
+      transactionId: 'tx-odd',
+      cost: 950,
+      message: 'Hubtel: pending, a callback will follow',
+    });
+    sim.scriptNext('buy', { status: 200, body: { ResponseCode: '0001', Data: { Amount: 10, TransactionId: 'tx-plain' } } });
+    const uncosted = await adapter.submit(attempt('http://127.0.0.1:9/unused'));
+    assert.deepEqual(uncosted, { class: 'accepted', transactionId: 'tx-plain', message: 'Hubtel: pending, a callback will follow' });
+  });
+
   test('balance(): the prepaid deposit in GHS as Hubtel reports it, debited by a delivery less its commission', async (c) => {
     const sim = await simulator(c, { prepaidBalance: 500, behaviour: { outcome: 'complete-at-once' } });
     const adapter = adapterFor(sim);
@@ -226,7 +241,7 @@ describe('Hubtel adapter: refusals (nothing taken)', () => {
     assert.deepEqual(sim.stats().deliveries, []);
   });
 
-  test('4000/4010 about the Destination is a number problem; about anything else, a route problem', async (c) => {
+  test('4000/4010 about the Destination is a number problem; about the reference, unknown; about anything else, a route problem', async (c) => {
     const sim = await simulator(c);
     const adapter = adapterFor(sim);
     sim.scriptNext('buy', { status: 400, body: { ResponseCode: '4000', Message: 'An error occured during verification: invalid Destination' } });
@@ -235,6 +250,10 @@ describe('Hubtel adapter: refusals (nothing taken)', () => {
     sim.scriptNext('buy', { status: 400, body: { ResponseCode: '4010', Message: 'Validation Errors: The Amount field is invalid' } });
     const route = await adapter.submit(attempt('http://127.0.0.1:9/unused'));
     assert.deepEqual(route, { class: 'refused', problem: 'route', message: 'Hubtel refused: validation Errors: The Amount field is invalid (4010)' });
+    // Whatever its wording, a validation error about the ClientReference may hide a first submission.
+    sim.scriptNext('buy', { status: 400, body: { ResponseCode: '4000', Message: 'Invalid ClientReference' } });
+    const reference = await adapter.submit(attempt('http://127.0.0.1:9/unused'));
+    assert.equal(reference.class, 'unknown', JSON.stringify(reference));
   });
 
   test('no callback URL: refused before any call (Hubtel requires one)', async (c) => {

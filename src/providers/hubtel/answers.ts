@@ -183,19 +183,24 @@ export function isAboutTheNumber(reason: string): boolean {
   return NUMBER_WORDS.test(reason);
 }
 
-const DUPLICATE_WORDS = /reference.{0,40}(already|duplicate|exists|used|taken)|duplicate.{0,40}reference/i;
+// Hubtel does not document the duplicate's wording. Our references are always valid (at most 36
+// letters and digits), so any validation error about the reference is taken for a duplicate.
+const DUPLICATE_WORDS = /reference|duplicate/i;
 
+/** Whether a 4000/4010 is about the ClientReference: the first submission may be held there. */
 export function isDuplicateReference(reason: string): boolean {
   return DUPLICATE_WORDS.test(reason);
 }
 
-/** What the purchase costs the platform: Amount − Commission (GHS), in pesewas; null when not reported. */
+/**
+ * What the purchase costs the platform: Amount − Commission (GHS), in pesewas; null when no
+ * commission is reported. The Amount is the bundle's, as listed and asked: Hubtel debits that
+ * (AmountDebited), while the answer's Data.Amount is inconsistent in Hubtel's own samples.
+ */
 function costOf(data: unknown, askedGhs: number): number | null {
   const commission = hubtelNumber(hubtelField(data, 'meta'), 'commission');
-  if (commission === null || commission < 0) return null;
-  const amount = hubtelNumber(data, 'amount') ?? askedGhs;
-  if (commission > amount) return null;
-  return ghsToPesewas(amount - commission);
+  if (commission === null || commission < 0 || commission > askedGhs) return null;
+  return ghsToPesewas(askedGhs - commission);
 }
 
 function isCredentialRefusal(status: number): boolean {
