@@ -1,0 +1,112 @@
+import type { HubtelSettings } from '../../config.js';
+import { callUpstream, pesewasToGhs, type UpstreamCall } from '../http.js';
+import type { AttemptHandle, AttemptRequest, CallbackSubject, CheckAnswer, RouteOf, SubmitAnswer, UpstreamAdapter } from '../types.js';
+import { chooseBundle, classifyPurchase, classifyStatus } from './answers.js';
+import { HUBTEL_CODES, hubtelField, hubtelNumber, hubtelString, responseCodeOf } from './wire.js';
+
+type HubtelRoute = RouteOf<'hubtel'>;
+
+export interface HubtelAdapterOptions {
+  /** Each HTTP call's timeout; a submission makes two calls (the bundle list, then the purchase). */
+  timeoutMs: number;
+  /** Not needed by Hubtel's calls; accepted so that every adapter is built the same way. */
+  clock?: () => number;
+  /**
+   * Base of Hubtel's Balance Query API (`https://trnf.hubtel.com/api/inter-transfers` in
+   * production; HUBTEL_BALANCE_URL of a simulator's env). Without it balance() answers null.
+   */
+  balanceUrl?: string | null;
+}
+
+/**
+ * Hubtel Commission Services (docs/upstreams.md, Appendix A). A submission reads the number's bundle
+ * list first and buys only when the route's bundle is listed at the route's price; the purchase's
+ * ClientReference is the attempt's reference. Status and lookup are one call: Hubtel's status
+ * endpoint, by ClientReference. Every answer is classified in answers.ts; nothing here throws for
+ * what Hubtel says or does not say.
+ */
+export class HubtelAdapter implements UpstreamAdapter<HubtelRoute> {
+  readonly name = 'hubtel' as const;
+  private readonly authorization: string;
+
+  constructor(
+    private readonly settings: HubtelSettings,
+    private readonly options: HubtelAdapterOptions,
+  ) {
+    this.authorization = `Basic ${Buffer.from(`${settings.apiId}:${settings.apiKey}`).toString('base64')}`;
+  }
+
+  async submit(request: AttemptRequest<HubtelRoute>): Promise<SubmitAnswer> {
+    if (request.callbackUrl === null) {
+      // Hubtel's CallbackUrl is mandatory: it would refuse the purchase, so nothing is sent.
+      return { class: 'refused', problem: 'route', message: 'Hubtel needs a callback URL (PUBLIC_BASE_URL is not set)' };
+    }
+    const service = this.serviceUrl(request.route);
+    const list = await this.call({ method: 'GET', url: `${service}?destination=${encodeURIComponent(request.msisdn)}` });
+    const choice = chooseBundle(list, request.route);
+    if (!choice.found) return choice.answer;
+
+    const amount = pesewasToGhs(request.route.amount);
+    const purchase = await this.call({
+      method: 'POST',
+      url: service,
+      json: {
+        Destination: request.msisdn,
+        Amount: amount,
+        CallbackUrl: request.callbackUrl,
+        ClientReference: request.reference,
+        // The Value exactly as the list wrote it: Hubtel matches it with the Amount.
+        Extradata: { bundle: choice.bundle.value },
+      },
+    });
+    return classifyPurchase(purchase, amount);
+  }
+
+  async check(attempt: AttemptHandle<HubtelRoute>): Promise<CheckAnswer> {
+    return this.status(attempt.reference);
+  }
+
+  async lookup(attempt: AttemptHandle<HubtelRoute>): Promise<CheckAnswer> {
+    return this.status(attempt.reference);
+  }
+
+  /** The prepaid deposit's balance in GHS as Hubtel reports it; null when not configured or not readable. */
+  async balance(): Promise<{ currency: string; available: number } | null> {
+    const base = this.options.balanceUrl;
+    if (!base) return null;
+    const reply = await this.call({ method: 'GET', url: `${base.replace(/\/+$/, '')}/prepaid/${encodeURIComponent(this.settings.prepaidDepositId)}` });
+    if (!reply.reached || reply.status !== 200 || responseCodeOf(reply.body) !== HUBTEL_CODES.success) return null;
+    const available = hubtelNumber(hubtelField(reply.body, 'data'), 'amount');
+    return available === null ? null : { currency: 'GHS', available };
+  }
+
+  private async status(reference: string): Promise<CheckAnswer> {
+    const url = `${this.settings.statusUrl}/transactions/${encodeURIComponent(this.settings.posSalesId)}/status?clientReference=${encodeURIComponent(reference)}`;
+    return classifyStatus(await this.call({ method: 'GET', url }), reference);
+  }
+
+  private serviceUrl(route: HubtelRoute): string {
+    return `${this.settings.csUrl}/${encodeURIComponent(this.settings.prepaidDepositId)}/${encodeURIComponent(route.serviceId)}`;
+  }
+
+  private call(call: Omit<UpstreamCall, 'timeoutMs' | 'headers'>) {
+    return callUpstream({ ...call, headers: { authorization: this.authorization }, timeoutMs: this.options.timeoutMs });
+  }
+}
+
+/**
+ * Whom a Hubtel callback is about: `Data.ClientReference` (our reference) and `Data.TransactionId`.
+ * Hubtel's callbacks are unsigned: they only make the status check due (docs/upstreams.md §4).
+ */
+export function readHubtelCallback(body: unknown): CallbackSubject | null {
+  // Tolerant: a body without Data is read at its top level.
+  const data = hubtelField(body, 'data') ?? body;
+  const reference = nonEmpty(hubtelString(data, 'clientReference'));
+  const transactionId = nonEmpty(hubtelString(data, 'transactionId'));
+  if (reference === null && transactionId === null) return null;
+  return { reference, transactionId };
+}
+
+function nonEmpty(value: string | null): string | null {
+  return value === null || value === '' ? null : value;
+}
