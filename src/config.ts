@@ -55,6 +55,8 @@ export interface HubtelSettings {
   posSalesId: string;
   csUrl: string;
   statusUrl: string;
+  /** HUBTEL_BALANCE_URL: the prepaid balance endpoint (float balances, docs/upstreams.md). */
+  balanceUrl: string;
 }
 
 export interface ReloadlySettings {
@@ -410,6 +412,7 @@ function upstreamVars(env: Env, nodeEnv: string): UpstreamSettings {
       posSalesId,
       csUrl: urlVar(env, 'HUBTEL_CS_URL', 'https://cs.hubtel.com/commissionservices'),
       statusUrl: urlVar(env, 'HUBTEL_STATUS_URL', 'https://api-txnstatus.hubtel.com'),
+      balanceUrl: urlVar(env, 'HUBTEL_BALANCE_URL', 'https://trnf.hubtel.com/api/inter-transfers'),
     };
     if (publicBaseUrl === null) disabled.push({ provider: 'hubtel', reason: 'PUBLIC_BASE_URL not set (Hubtel requires a callback URL)' });
     else if (callbackToken === null) disabled.push({ provider: 'hubtel', reason: 'PROVIDER_CALLBACK_TOKEN not set (its callback URL needs it)' });

@@ -1,6 +1,7 @@
 import type { Config } from '../config.js';
 import type { Database } from '../db/connection.js';
 import { DtoneAdapter, readDtoneCallback } from './dtone/adapter.js';
+import { HubtelAdapter, readHubtelCallback } from './hubtel/adapter.js';
 import { SandboxAdapter } from './sandbox/adapter.js';
 import { SandboxStore } from './sandbox/store.js';
 import type { CallbackReader, ProviderName, UpstreamAdapter } from './types.js';
@@ -29,7 +30,8 @@ export function createProviders(config: Config, database: Database, clock: () =>
   const timeoutMs = config.workerTuning.providerTimeoutMs;
   const adapters = new Map<ProviderName, UpstreamAdapter>();
   adapters.set('sandbox', new SandboxAdapter(new SandboxStore(database), { settleMs: config.sandboxSettleMs, timeoutMs }, clock));
-  const { dtone } = config.upstreams;
+  const { dtone, hubtel } = config.upstreams;
+  if (hubtel) adapters.set('hubtel', new HubtelAdapter(hubtel, { timeoutMs, clock, balanceUrl: hubtel.balanceUrl }));
   if (dtone) adapters.set('dtone', new DtoneAdapter(dtone, { timeoutMs, clock }));
   return { adapter: (name) => adapters.get(name), enabled: enabledProviders(config) };
 }
@@ -44,7 +46,7 @@ export function callbackUrlFor(config: Config, provider: ProviderName): string |
 
 /** How each upstream's callback body names its transaction (docs/upstreams.md §4). */
 export const CALLBACK_READERS: { hubtel: CallbackReader; reloadly: CallbackReader; dtone: CallbackReader } = {
-  hubtel: () => null,
+  hubtel: readHubtelCallback,
   reloadly: () => null,
   dtone: readDtoneCallback,
 };

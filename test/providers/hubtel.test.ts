@@ -36,6 +36,7 @@ function settingsOf(sim: RunningHubtelSimulator, change: Partial<HubtelSettings>
     posSalesId: sim.env.HUBTEL_POS_SALES_ID ?? '',
     csUrl: sim.env.HUBTEL_CS_URL ?? '',
     statusUrl: sim.env.HUBTEL_STATUS_URL ?? '',
+    balanceUrl: sim.env.HUBTEL_BALANCE_URL ?? '',
     ...change,
   };
 }
@@ -398,7 +399,7 @@ describe('Hubtel adapter: answers that prove nothing (unknown), and the lookups 
     await new Promise<void>((resolve) => closed.close(() => resolve()));
     const base = `http://127.0.0.1:${port}`;
     const adapter = new HubtelAdapter(
-      { apiId: 'id', apiKey: 'key', prepaidDepositId: '1', posSalesId: '2', csUrl: `${base}/commissionservices`, statusUrl: base },
+      { apiId: 'id', apiKey: 'key', prepaidDepositId: '1', posSalesId: '2', csUrl: `${base}/commissionservices`, statusUrl: base, balanceUrl: `${base}/api/inter-transfers` },
       { timeoutMs: TIMEOUT_MS, balanceUrl: `${base}/api/inter-transfers` },
     );
     const request = attempt('http://127.0.0.1:9/unused');
