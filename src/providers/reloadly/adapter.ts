@@ -1,0 +1,286 @@
+import type { ReloadlySettings } from '../../config.js';
+import { callUpstream, field, ghsToPesewas, numberField, pesewasToGhs, stringField, type UpstreamReply } from '../http.js';
+import type {
+  AttemptHandle,
+  AttemptRequest,
+  CallbackSubject,
+  CheckAnswer,
+  RouteOf,
+  SubmitAnswer,
+  UpstreamAdapter,
+} from '../types.js';
+import {
+  ERROR_CODE_WORDS,
+  NUMBER_ERROR_CODES,
+  RECENTLY_RECHARGED_WAIT_MS,
+  TOKEN_ERROR_CODES,
+  TOPUPS_MEDIA_TYPE,
+  reportDate,
+} from './api.js';
+import { ReloadlyTokens } from './token.js';
+
+type ReloadlyRoute = RouteOf<'reloadly'>;
+
+/** A Top-ups API call's outcome once the token is dealt with. */
+type ApiOutcome = { token: 'ok'; reply: UpstreamReply } | { token: 'missing'; refused: boolean; message: string };
+
+/**
+ * The report's date filter is searched this far around the attempt: Reloadly does not publish the
+ * time zone of its report dates, and the reference alone identifies the transaction.
+ */
+const LOOKUP_MARGIN_MS = 24 * 60 * 60_000;
+const LOOKUP_PAGE_SIZE = 50;
+const LOOKUP_MAX_PAGES = 10;
+
+/**
+ * Reloadly Top-ups (docs/upstreams.md §3 and Appendix A): an attempt is an async top-up of the
+ * route's local amount under our reference (`customIdentifier`), followed by its status by
+ * transaction id and found by reference in the transactions report. Every answer is classified,
+ * nothing the upstream does or says makes it throw. Reloadly's callback URL is set in its dashboard,
+ * not per call, so the attempt's callbackUrl is not sent.
+ */
+export class ReloadlyAdapter implements UpstreamAdapter<ReloadlyRoute> {
+  readonly name = 'reloadly' as const;
+  private readonly tokens: ReloadlyTokens;
+  private readonly clock: () => number;
+
+  constructor(
+    private readonly settings: ReloadlySettings,
+    private readonly options: { timeoutMs: number; clock?: () => number },
+  ) {
+    this.clock = options.clock ?? Date.now;
+    this.tokens = new ReloadlyTokens(settings, { timeoutMs: options.timeoutMs, clock: this.clock });
+  }
+
+  async submit(request: AttemptRequest<ReloadlyRoute>): Promise<SubmitAnswer> {
+    const outcome = await this.call('POST', '/topups-async', {
+      operatorId: request.route.operatorId,
+      amount: pesewasToGhs(request.route.amount),
+      useLocalAmount: true,
+      customIdentifier: request.reference,
+      // Routes name Ghana operators; numbers arrive normalised as 233XXXXXXXXX.
+      recipientPhone: { countryCode: 'GH', number: request.msisdn },
+    });
+    // No token means nothing reached the buy endpoint (or only a call it refused): another route is safe.
+    if (outcome.token === 'missing') return { class: 'refused', problem: 'route', message: outcome.message };
+    const { reply } = outcome;
+    if (!reply.reached) return { class: 'unknown', message: `Reloadly did not answer the top-up (${reply.message}); it may have taken it` };
+    if (reply.status >= 200 && reply.status < 300) return readBuyAnswer(reply.body);
+    if (reply.status >= 500) return { class: 'unknown', message: `Reloadly answered the top-up with HTTP ${reply.status}; it may have taken it` };
+    return readRefusal(reply.status, reply.body);
+  }
+
+  async check(attempt: AttemptHandle<ReloadlyRoute>): Promise<CheckAnswer> {
+    if (attempt.transactionId === null) return this.lookup(attempt);
+    return this.checkById(attempt.transactionId);
+  }
+
+  async lookup(attempt: AttemptHandle<ReloadlyRoute>): Promise<CheckAnswer> {
+    const startDate = reportDate(attempt.createdAt - LOOKUP_MARGIN_MS);
+    const endDate = reportDate(this.clock() + LOOKUP_MARGIN_MS);
+    for (let page = 1; page <= LOOKUP_MAX_PAGES; page++) {
+      const query = new URLSearchParams({ customIdentifier: attempt.reference, startDate, endDate, page: String(page), size: String(LOOKUP_PAGE_SIZE) });
+      const read = readBody(await this.call('GET', `/topups/reports/transactions?${query.toString()}`), 'the transactions report', null);
+      if (!read.ok) return read.answer;
+      const { body } = read;
+      const content = field(body, 'content');
+      if (!Array.isArray(content)) return { class: 'unknown', message: 'Reloadly answered the transactions report with a body we cannot read' };
+      const found: unknown = content.find((item) => stringField(item, 'customIdentifier') === attempt.reference);
+      if (found !== undefined) return this.readReportLine(found);
+      if (isLastPage(body, page, content.length)) return { class: 'absent', message: `Reloadly has no transaction under reference ${attempt.reference}` };
+    }
+    return { class: 'unknown', message: `Reloadly's report for reference ${attempt.reference} ran past ${LOOKUP_MAX_PAGES} pages` };
+  }
+
+  /** The account's float as Reloadly reports it (its own currency and units), or null when unreadable. */
+  async balance(): Promise<{ currency: string; available: number } | null> {
+    const outcome = await this.call('GET', '/accounts/balance');
+    if (outcome.token !== 'ok' || !outcome.reply.reached || outcome.reply.status !== 200) return null;
+    const available = numberField(outcome.reply.body, 'balance');
+    const currency = stringField(outcome.reply.body, 'currencyCode');
+    return available === null || currency === null ? null : { currency, available };
+  }
+
+  /** How many tokens this adapter has asked for (for logs and tests). */
+  get tokenFetches(): number {
+    return this.tokens.fetchCount;
+  }
+
+  /**
+   * A report line names the transaction. Its status endpoint decides when the line has no readable
+   * status, and gives the cost when a success comes without its balance info (some documents show
+   * report lines with `balanceInfo: null`).
+   */
+  private async readReportLine(line: unknown): Promise<CheckAnswer> {
+    const answer = readTransaction(line);
+    const transactionId = stringField(line, 'transactionId');
+    if (transactionId === null) return answer;
+    if (answer.class === 'unknown') return this.checkById(transactionId);
+    const balanceInfo = field(line, 'balanceInfo');
+    if (answer.class === 'completed' && (balanceInfo === null || typeof balanceInfo !== 'object')) {
+      const checked = await this.checkById(transactionId);
+      return checked.class === 'completed' ? checked : answer;
+    }
+    return answer;
+  }
+
+  private async checkById(transactionId: string): Promise<CheckAnswer> {
+    const read = readBody(
+      await this.call('GET', `/topups/${encodeURIComponent(transactionId)}/status`),
+      `the status of transaction ${transactionId}`,
+      `Reloadly does not know transaction ${transactionId} by its id (HTTP 404); look it up by reference`,
+    );
+    if (!read.ok) return read.answer;
+    const answer = readTransaction(read.body);
+    // The status endpoint may leave the id out of the transaction it describes: we asked by it.
+    return 'transactionId' in answer && answer.transactionId === null ? { ...answer, transactionId } : answer;
+  }
+
+  /**
+   * One Top-ups API call with the shared token; a 401 TOKEN_EXPIRED / INVALID_TOKEN drops that
+   * token, and the call is repeated once with a new one.
+   */
+  private async call(method: 'GET' | 'POST', path: string, json?: unknown): Promise<ApiOutcome> {
+    const first = await this.tokens.token();
+    if (!first.ok) return { token: 'missing', refused: first.refused, message: first.message };
+    const reply = await this.send(method, path, first.token, json);
+    if (!isTokenRefusal(reply)) return { token: 'ok', reply };
+    this.tokens.invalidate(first.token);
+    const second = await this.tokens.token();
+    if (!second.ok) return { token: 'missing', refused: second.refused, message: second.message };
+    const repeated = await this.send(method, path, second.token, json);
+    if (isTokenRefusal(repeated)) return { token: 'missing', refused: true, message: 'Reloadly refused a fresh access token (auth refused)' };
+    return { token: 'ok', reply: repeated };
+  }
+
+  private send(method: 'GET' | 'POST', path: string, token: string, json: unknown): Promise<UpstreamReply> {
+    return callUpstream({
+      method,
+      url: `${this.settings.apiUrl}${path}`,
+      headers: { authorization: `Bearer ${token}`, accept: TOPUPS_MEDIA_TYPE },
+      ...(json === undefined ? {} : { json }),
+      timeoutMs: this.options.timeoutMs,
+    });
+  }
+}
+
+function isTokenRefusal(reply: UpstreamReply): boolean {
+  return reply.reached && reply.status === 401 && TOKEN_ERROR_CODES.has(stringField(reply.body, 'errorCode') ?? '');
+}
+
+/** A read's (status, report) 200 body, or the `unknown` answer it comes to without one. */
+function readBody(outcome: ApiOutcome, what: string, onNotFound: string | null): { ok: true; body: unknown } | { ok: false; answer: CheckAnswer } {
+  if (outcome.token === 'missing') {
+    const message = `${outcome.message}; ${what} could not be read`;
+    return { ok: false, answer: outcome.refused ? { class: 'unknown', message, tokenRefused: true } : { class: 'unknown', message } };
+  }
+  const { reply } = outcome;
+  if (!reply.reached) return { ok: false, answer: { class: 'unknown', message: `Reloadly did not answer for ${what} (${reply.message})` } };
+  if (reply.status === 404 && onNotFound !== null) return { ok: false, answer: { class: 'unknown', message: onNotFound } };
+  if (reply.status !== 200) return { ok: false, answer: { class: 'unknown', message: `Reloadly answered HTTP ${reply.status} for ${what}${codeSuffix(reply.body)}` } };
+  return { ok: true, body: reply.body };
+}
+
+/** The buy endpoint's 2xx: `{transactionId}` (taken), or a whole transaction when it already has its status. */
+function readBuyAnswer(body: unknown): SubmitAnswer {
+  const transactionId = stringField(body, 'transactionId');
+  if (stringField(body, 'status') !== null || field(body, 'transaction') !== undefined) {
+    const answer = readTransaction(body);
+    if (answer.class !== 'absent' && answer.class !== 'unknown') return answer;
+  }
+  if (transactionId === null) return { class: 'unknown', message: 'Reloadly accepted the top-up without a transaction id we can read; it may have taken it' };
+  return { class: 'accepted', transactionId };
+}
+
+/** A 4xx of the buy endpoint: nothing was taken, except for a reference already used. */
+function readRefusal(status: number, body: unknown): SubmitAnswer {
+  const code = stringField(body, 'errorCode');
+  const reason = describe(code, body, status);
+  if (code === 'CUSTOM_IDENTIFIER_ALREADY_USED') {
+    return { class: 'unknown', message: `Reloadly says ${reason}: the reference may have been taken, look it up` };
+  }
+  if (code === 'PHONE_RECENTLY_RECHARGED') {
+    return { class: 'refused', problem: 'route', message: `Reloadly refused: ${reason}`, retryAfterMs: RECENTLY_RECHARGED_WAIT_MS };
+  }
+  if (code !== null && NUMBER_ERROR_CODES.has(code)) return { class: 'refused', problem: 'number', message: `Reloadly refused: ${reason}` };
+  if (code === 'INSUFFICIENT_BALANCE') return { class: 'refused', problem: 'route', message: `Reloadly refused: ${reason}`, lowFloat: true };
+  if (status === 401 || status === 403) return { class: 'refused', problem: 'route', message: `Reloadly refused: auth refused, ${reason}` };
+  return { class: 'refused', problem: 'route', message: `Reloadly refused: ${reason}` };
+}
+
+/**
+ * A transaction as the status endpoint, the report or a final buy answer describes it. The status
+ * endpoint nests it (`{code, message, status, transaction: {…}}`); some documents show its fields
+ * flat: both are read.
+ */
+function readTransaction(body: unknown): CheckAnswer {
+  const nested = field(body, 'transaction');
+  const transaction = nested !== null && typeof nested === 'object' ? nested : body;
+  const status = (stringField(body, 'status') ?? stringField(transaction, 'status'))?.toUpperCase() ?? null;
+  const transactionId = stringField(transaction, 'transactionId') ?? stringField(body, 'transactionId');
+  switch (status) {
+    case 'SUCCESSFUL': {
+      const cost = costInPesewas(transaction);
+      return cost === undefined ? { class: 'completed', transactionId } : { class: 'completed', transactionId, cost };
+    }
+    case 'PROCESSING':
+    case 'PENDING':
+      return { class: 'accepted', transactionId };
+    case 'FAILED':
+    case 'REFUNDED': {
+      const code = stringField(body, 'code') ?? stringField(transaction, 'code') ?? stringField(body, 'errorCode');
+      const verb = status === 'FAILED' ? 'failed' : 'refunded';
+      const reason = code !== null || stringField(body, 'message') !== null ? `: ${describe(code, body, null)}` : ` (${status})`;
+      const problem = code !== null && NUMBER_ERROR_CODES.has(code) ? 'number' : 'route';
+      return { class: 'failed', problem, transactionId, message: `Reloadly ${verb} the top-up${reason}` };
+    }
+    default:
+      return { class: 'unknown', message: status === null ? 'Reloadly answered with a body we cannot read' : `Reloadly reported a status we do not know (${status.slice(0, 40)})` };
+  }
+}
+
+/** What the transaction cost, in pesewas, when Reloadly reports it in GHS (the account's currency). */
+function costInPesewas(transaction: unknown): number | undefined {
+  const balance = field(transaction, 'balanceInfo');
+  if (stringField(balance, 'currencyCode')?.toUpperCase() !== 'GHS') return undefined;
+  const before = numberField(balance, 'oldBalance');
+  const after = numberField(balance, 'newBalance');
+  const cost = numberField(balance, 'cost') ?? (before !== null && after !== null ? before - after : null);
+  return cost === null || cost < 0 ? undefined : ghsToPesewas(cost);
+}
+
+/** "insufficient balance (INSUFFICIENT_BALANCE)", or the upstream's own message for a code we have no words for. */
+function describe(code: string | null, body: unknown, status: number | null): string {
+  const words = code === null ? undefined : ERROR_CODE_WORDS[code];
+  const said = stringField(body, 'message')?.trim().slice(0, 160) || null;
+  const what = words ?? said ?? (status === null ? 'no reason given' : `HTTP ${status}`);
+  return code === null ? what : `${what} (${code})`;
+}
+
+function codeSuffix(body: unknown): string {
+  const code = stringField(body, 'errorCode');
+  return code === null ? '' : ` (${code})`;
+}
+
+/** Spring's page: `last`, else `totalPages`, else a short page. */
+function isLastPage(body: unknown, page: number, count: number): boolean {
+  const last = field(body, 'last');
+  if (typeof last === 'boolean') return last;
+  const totalPages = numberField(body, 'totalPages');
+  if (totalPages !== null) return page >= totalPages;
+  return count < LOOKUP_PAGE_SIZE;
+}
+
+/**
+ * Whom a Reloadly callback is about: `{ type, data: { transactionId, customIdentifier, … } }`, the
+ * transaction possibly nested once more under `data.transaction` (unconfirmed: both are read).
+ */
+export function readReloadlyCallback(body: unknown): CallbackSubject | null {
+  const data = field(body, 'data');
+  const nested = field(data, 'transaction');
+  const sources = [nested, data, body].filter((v) => v !== null && typeof v === 'object');
+  const first = (key: string) => sources.map((s) => stringField(s, key)).find((v) => v !== null && v !== '') ?? null;
+  const reference = first('customIdentifier');
+  const transactionId = first('transactionId');
+  return reference === null && transactionId === null ? null : { reference, transactionId };
+}
