@@ -26,7 +26,7 @@ import { eventRoutes } from './modules/events/routes.js';
 import { dataBundleRoutes } from './modules/data-bundles/routes.js';
 import { orderRoutes } from './modules/orders/routes.js';
 import { callbackRoutes } from './modules/deliveries/routes.js';
-import { CALLBACK_READERS } from './providers/index.js';
+import { CALLBACK_READERS, reloadlySignatureCheck } from './providers/index.js';
 import { profileRoutes } from './modules/profiles/routes.js';
 import { resultCheckerRoutes } from './modules/result-checker/routes.js';
 import { topUpRoutes } from './modules/top-ups/routes.js';
@@ -146,7 +146,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     deliveries: ctx.deliveries,
     readers: CALLBACK_READERS,
     callbackToken: ctx.config.upstreams.callbackToken,
-    reloadlySignature: null,
+    reloadlySignature: reloadlySignatureCheck(ctx.config),
     log: ctx.log,
   });
 

@@ -2,6 +2,8 @@ import type { Config } from '../config.js';
 import type { Database } from '../db/connection.js';
 import { DtoneAdapter, readDtoneCallback } from './dtone/adapter.js';
 import { HubtelAdapter, readHubtelCallback } from './hubtel/adapter.js';
+import { readReloadlyCallback, ReloadlyAdapter } from './reloadly/adapter.js';
+import { verifyReloadlySignature } from './reloadly/signature.js';
 import { SandboxAdapter } from './sandbox/adapter.js';
 import { SandboxStore } from './sandbox/store.js';
 import type { CallbackReader, ProviderName, UpstreamAdapter } from './types.js';
@@ -30,7 +32,8 @@ export function createProviders(config: Config, database: Database, clock: () =>
   const timeoutMs = config.workerTuning.providerTimeoutMs;
   const adapters = new Map<ProviderName, UpstreamAdapter>();
   adapters.set('sandbox', new SandboxAdapter(new SandboxStore(database), { settleMs: config.sandboxSettleMs, timeoutMs }, clock));
-  const { dtone, hubtel } = config.upstreams;
+  const { dtone, hubtel, reloadly } = config.upstreams;
+  if (reloadly) adapters.set('reloadly', new ReloadlyAdapter(reloadly, { timeoutMs, clock }));
   if (hubtel) adapters.set('hubtel', new HubtelAdapter(hubtel, { timeoutMs, clock, balanceUrl: hubtel.balanceUrl }));
   if (dtone) adapters.set('dtone', new DtoneAdapter(dtone, { timeoutMs, clock }));
   return { adapter: (name) => adapters.get(name), enabled: enabledProviders(config) };
@@ -47,6 +50,13 @@ export function callbackUrlFor(config: Config, provider: ProviderName): string |
 /** How each upstream's callback body names its transaction (docs/upstreams.md §4). */
 export const CALLBACK_READERS: { hubtel: CallbackReader; reloadly: CallbackReader; dtone: CallbackReader } = {
   hubtel: readHubtelCallback,
-  reloadly: () => null,
+  reloadly: readReloadlyCallback,
   dtone: readDtoneCallback,
 };
+
+/** Checks a Reloadly callback's signature, or null when no RELOADLY_WEBHOOK_SECRET is set (the route then answers 404). */
+export function reloadlySignatureCheck(config: Config): ((rawBody: string, timestamp: string | undefined, signature: string | undefined) => boolean) | null {
+  const secret = config.upstreams.reloadly?.webhookSecret ?? null;
+  if (secret === null) return null;
+  return (rawBody, timestamp, signature) => verifyReloadlySignature(rawBody, timestamp, signature, secret);
+}
