@@ -170,7 +170,7 @@ export class DeliveryService {
     const routes = await this.attempts.routesOf(needRoute.filter(({ item }) => item.mode === 'live').map(({ item }) => item.package_id));
 
     const created: NewAttempt[] = [];
-    const unroutable: PlanInput[] = [];
+    const unroutable: { input: PlanInput; reason: string }[] = [];
     for (const input of open) {
       const { row, item } = input;
       const tried = attemptsByItem.get(item.id) ?? [];
@@ -191,9 +191,8 @@ export class DeliveryService {
       if (choice.kind === 'wait') {
         plans.set(row.id, { kind: 'wait', until: choice.until });
       } else if (choice.kind === 'none') {
-        unroutable.push(input);
+        unroutable.push({ input, reason: choice.reason });
         plans.set(row.id, { kind: 'done', settled: 'failed', mode: item.mode });
-        this.lastRefusal.set(item.id, choice.reason);
       } else {
         const attempt: NewAttempt = {
           reference: newAttemptReference(),
@@ -215,16 +214,12 @@ export class DeliveryService {
       }
     }
     if (created.length > 0) await this.database.unit(async (tx) => this.attempts.insert(tx, created));
-    for (const { row, item } of unroutable) {
-      const reason = this.lastRefusal.get(item.id) ?? 'No upstream can deliver this package at the moment';
-      this.lastRefusal.delete(item.id);
+    for (const { input: { row, item }, reason } of unroutable) {
       const settled = await this.settle({ itemId: item.id, orderId: item.order_id, attempt: Number(item.attempt), outcome: { status: 'failed', errorMessage: reason }, now });
       if (!settled) plans.set(row.id, { kind: 'done', mode: item.mode });
     }
     return plans;
   }
-
-  private readonly lastRefusal = new Map<string, string>();
 
   /**
    * Records one answer of an upstream and decides what follows (docs/upstreams.md §3), in one unit:
