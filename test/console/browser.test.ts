@@ -126,8 +126,15 @@ describe(`the console in a browser (${TEST_DIALECT})`, () => {
       // An order completes; staff find it by its short reference and reverse it.
       const bought = await buySingle(t, KEYS.superLive, '0244840051');
       const { orderId, shortReference } = bought.body.data as { orderId: string; shortReference: string };
-      await newWorker(t).drain();
-      await waitForState(t, KEYS.superLive, orderId, ['completed']);
+      // The worker runs until it has delivered: after the sandbox's acceptance the status check
+      // comes a moment later (src/modules/deliveries/service.ts), not within one drain().
+      const worker = newWorker(t);
+      worker.start();
+      try {
+        await waitForState(t, KEYS.superLive, orderId, ['completed']);
+      } finally {
+        await worker.stop();
+      }
       await page.getByRole('navigation').getByRole('link', { name: 'orders' }).click();
       await page.getByLabel('Reference, order id or number').fill(shortReference.toLowerCase());
       await page.getByRole('button', { name: 'Search' }).click();

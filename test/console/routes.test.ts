@@ -355,9 +355,15 @@ describe('console routes', () => {
       const bought = await buySingle(t, KEYS.superLive, '0244830051');
       assert.equal(bought.status, 200);
       completed = bought.body.data;
+      // The worker runs until it has delivered: after the sandbox's acceptance the status check
+      // comes a moment later (src/modules/deliveries/service.ts), not within one drain().
       const worker = newWorker(t);
-      await worker.drain();
-      await waitForState(t, KEYS.superLive, completed.orderId, ['completed']);
+      worker.start();
+      try {
+        await waitForState(t, KEYS.superLive, completed.orderId, ['completed']);
+      } finally {
+        await worker.stop();
+      }
     });
 
     test('search by short reference, order id, beneficiary number, profile, state and date range', async () => {
