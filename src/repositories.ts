@@ -7,6 +7,7 @@ import { EventRecorder } from './modules/events/service.js';
 import { IdempotencyRepository } from './modules/idempotency/repository.js';
 import { OutboxRepository } from './modules/orders/outbox-repository.js';
 import { OrderRepository } from './modules/orders/repository.js';
+import { PackageRouteRepository } from './modules/package-routes/repository.js';
 import { ProfileRepository } from './modules/profiles/repository.js';
 import { ResultCheckerRepository } from './modules/result-checker/repository.js';
 import { TopUpRepository } from './modules/top-ups/repository.js';
@@ -18,6 +19,8 @@ import { WebhookRepository } from './modules/webhooks/repository.js';
 export interface Repositories {
   wallets: WalletRepository;
   catalog: CatalogRepository;
+  /** The routes of data packages to the upstreams (docs/upstreams.md §2). */
+  packageRoutes: PackageRouteRepository;
   profiles: ProfileRepository;
   orders: OrderRepository;
   outbox: OutboxRepository;
@@ -41,6 +44,7 @@ export function createRepositories(database: Database): Repositories {
   return {
     wallets: new WalletRepository(database, lowBalanceEvents(eventRecorder)),
     catalog: new CatalogRepository(database),
+    packageRoutes: new PackageRouteRepository(database),
     profiles: new ProfileRepository(database),
     orders: new OrderRepository(database),
     outbox: new OutboxRepository(database),
