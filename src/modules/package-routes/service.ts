@@ -43,7 +43,7 @@ export function routingPolicy(config: Config): RoutingPolicy {
     if (enabled.has(name)) continue;
     const disabled = config.upstreams.disabled.find((d) => d.provider === name);
     notEnabledBecause[name] =
-      name === 'sandbox' ? 'LIVE_SANDBOX is not true' : (disabled?.reason ?? 'not configured (its variables are not set)');
+      name === 'sandbox' ? 'LIVE_SANDBOX is not true' : (disabled?.reason ?? 'its variables are not set');
   }
   return { enabled, usableRouteRequired: config.nodeEnv === 'production' && !config.upstreams.liveSandbox, notEnabledBecause };
 }
