@@ -7,7 +7,7 @@ import { cliActor } from '../../src/cli/actor.js';
 import { createTestApp, TEST_DIALECT, type TestApp } from '../support/app.js';
 import { cliEnv, runCli } from '../support/cli.js';
 
-const ROUTES = [
+const ROUTES_FILE = [
   { provider: 'hubtel', serviceId: 'b230733cd56b4a0fad820e39f66bc27c', bundle: 'DATA10', amount: 10.0 },
   { provider: 'dtone', productId: 35211, cost: 9.2 },
   { provider: 'sandbox' },
@@ -49,7 +49,7 @@ describe(`cli routes list / routes set (docs/cli.md, ${TEST_DIALECT})`, () => {
     assert.equal(empty.code, 0, empty.stderr);
     assert.equal(empty.stdout.trim(), 'no routes (set them with: routes set <packageId> <routes.json>)');
 
-    const set = await runCli(['routes', 'set', 'pkg_a_1gb', file('routes.json', JSON.stringify(ROUTES, null, 2))], { ...env, DTONE_API_KEY: 'k', DTONE_API_SECRET: 's' });
+    const set = await runCli(['routes', 'set', 'pkg_a_1gb', file('routes.json', JSON.stringify(ROUTES_FILE, null, 2))], { ...env, DTONE_API_KEY: 'k', DTONE_API_SECRET: 's' });
     assert.equal(set.code, 0, set.stderr);
     assert.equal(
       set.stdout,
@@ -72,7 +72,7 @@ describe(`cli routes list / routes set (docs/cli.md, ${TEST_DIALECT})`, () => {
     assert.match(audit?.actor ?? '', /^cli:/);
     assert.equal(audit?.outcome, 'ok');
     assert.equal(audit?.recordId, 'pkg_a_1gb');
-    assert.deepEqual(audit?.detail, { before: [], after: ROUTES });
+    assert.deepEqual(audit?.detail, { before: [], after: ROUTES_FILE });
   });
 
   test('routes list: every route with its upstream enabled or not in this configuration; --package; --json', async () => {
@@ -98,7 +98,7 @@ describe(`cli routes list / routes set (docs/cli.md, ${TEST_DIALECT})`, () => {
     assert.equal(one.stdout.trim(), 'pkg_b_1gb  #0  reloadly  operatorId 643  amount GHS 6.00  not enabled here: its variables are not set');
     assert.equal(none.stdout.trim(), 'pkg_a_2gb  no routes');
     assert.deepEqual(JSON.parse(json.stdout), [
-      { packageId: 'pkg_a_1gb', routes: ROUTES.map((r) => ({ ...r, enabled: r.provider === 'sandbox' })) },
+      { packageId: 'pkg_a_1gb', routes: ROUTES_FILE.map((r) => ({ ...r, enabled: r.provider === 'sandbox' })) },
     ]);
     assert.equal(unknown.code, 1);
     assert.equal(unknown.stderr.trim(), 'no data package pkg_nope');
