@@ -4,6 +4,7 @@ import type { Database } from './db/connection.js';
 import type { Clock } from './domain/types.js';
 import { shortReference, type ReferenceSource } from './lib/ids.js';
 import { AuditTrail } from './modules/audit/service.js';
+import { PackageEditor } from './modules/catalog/editor.js';
 import { CatalogService } from './modules/catalog/service.js';
 import { ConsoleOperations } from './modules/console/operations.js';
 import { StaffService } from './modules/console/service.js';
@@ -13,6 +14,7 @@ import { DeliveryService } from './modules/deliveries/service.js';
 import { orderLedgerChecks } from './modules/orders/ledger-checks.js';
 import { PurchaseService } from './modules/data-bundles/service.js';
 import { OrderService } from './modules/orders/service.js';
+import { PackageRouteService, routingPolicy } from './modules/package-routes/service.js';
 import { ProfileService } from './modules/profiles/service.js';
 import { CredentialCipher, resolveCredentialsKey } from './modules/result-checker/credential-crypto.js';
 import { resultCheckerLedgerCheck } from './modules/result-checker/ledger-checks.js';
@@ -43,6 +45,10 @@ export interface AppContext {
   wallets: WalletService;
   profiles: ProfileService;
   catalog: CatalogService;
+  /** Data packages' routes to the upstreams, and which upstreams this configuration enables. */
+  packageRoutes: PackageRouteService;
+  /** Staff changes to a data package's price, role prices and status. */
+  packages: PackageEditor;
   purchases: PurchaseService;
   orders: OrderService;
   deliveries: DeliveryService;
@@ -114,6 +120,9 @@ export function createContext(
   const webhookSecrets = cipher.sealer('webhook-secrets');
   const webhookSettings = config.webhooks;
   const catalogService = new CatalogService(catalog);
+  const policy = routingPolicy(config);
+  const packageRouteService = new PackageRouteService(database, repositories.packageRoutes, audit, policy);
+  const packageEditor = new PackageEditor(database, catalog, repositories.packageRoutes, audit, policy, clock);
   const profileService = new ProfileService(database, profiles, walletService, log, audit, clock);
   const orderService = new OrderService(database, orders, wallets, eventRecorder, audit, clock, config.orderStuckAfterMs);
   const deliveryService = new DeliveryService(
@@ -121,6 +130,7 @@ export function createContext(
     orders,
     outbox,
     repositories.attempts,
+    repositories.packageRoutes,
     wallets,
     eventRecorder,
     audit,
@@ -157,6 +167,8 @@ export function createContext(
     wallets: walletService,
     profiles: profileService,
     catalog: catalogService,
+    packageRoutes: packageRouteService,
+    packages: packageEditor,
     purchases: new PurchaseService(
       database,
       catalogService,
@@ -190,6 +202,8 @@ export function createContext(
       ledger,
       staff: staffService,
       webhooks: webhookEndpointService,
+      packages: packageEditor,
+      packageRoutes: packageRouteService,
       audit,
       orderStuckAfterMs: config.orderStuckAfterMs,
     }),

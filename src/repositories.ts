@@ -8,6 +8,7 @@ import { IdempotencyRepository } from './modules/idempotency/repository.js';
 import { AttemptRepository } from './modules/deliveries/attempts-repository.js';
 import { OutboxRepository } from './modules/deliveries/outbox-repository.js';
 import { OrderRepository } from './modules/orders/repository.js';
+import { PackageRouteRepository } from './modules/package-routes/repository.js';
 import { ProfileRepository } from './modules/profiles/repository.js';
 import { ResultCheckerRepository } from './modules/result-checker/repository.js';
 import { TopUpRepository } from './modules/top-ups/repository.js';
@@ -19,6 +20,8 @@ import { WebhookRepository } from './modules/webhooks/repository.js';
 export interface Repositories {
   wallets: WalletRepository;
   catalog: CatalogRepository;
+  /** The routes of data packages to the upstreams (docs/upstreams.md §2). */
+  packageRoutes: PackageRouteRepository;
   profiles: ProfileRepository;
   orders: OrderRepository;
   outbox: OutboxRepository;
@@ -44,6 +47,7 @@ export function createRepositories(database: Database): Repositories {
   return {
     wallets: new WalletRepository(database, lowBalanceEvents(eventRecorder)),
     catalog: new CatalogRepository(database),
+    packageRoutes: new PackageRouteRepository(database),
     profiles: new ProfileRepository(database),
     orders: new OrderRepository(database),
     outbox: new OutboxRepository(database),

@@ -11,6 +11,7 @@ import * as migrate from './commands/migrate.js';
 import * as orders from './commands/orders.js';
 import * as profiles from './commands/profiles.js';
 import * as rc from './commands/rc.js';
+import * as routes from './commands/routes.js';
 import * as serve from './commands/serve.js';
 import * as simulate from './commands/simulate.js';
 import * as staff from './commands/staff.js';
@@ -28,7 +29,7 @@ const program = new Command('partner-api')
   .showHelpAfterError()
   .exitOverride();
 
-for (const group of [serve, migrate, importCommand, keys, worker, demo, topups, rc, orders, ledger, webhooks, profiles, staff, audit, backupCommands, simulate]) {
+for (const group of [serve, migrate, importCommand, keys, worker, demo, topups, rc, routes, orders, ledger, webhooks, profiles, staff, audit, backupCommands, simulate]) {
   group.register(program);
 }
 

@@ -6,7 +6,7 @@ import { readReloadlyCallback, ReloadlyAdapter } from './reloadly/adapter.js';
 import { verifyReloadlySignature } from './reloadly/signature.js';
 import { SandboxAdapter } from './sandbox/adapter.js';
 import { SandboxStore } from './sandbox/store.js';
-import type { CallbackReader, ProviderName, UpstreamAdapter } from './types.js';
+import { UPSTREAM_NAMES, type CallbackReader, type ProviderName, type UpstreamAdapter } from './types.js';
 
 /** The upstreams this process can deliver through (docs/upstreams.md, "Providers"). */
 export interface Providers {
@@ -19,12 +19,10 @@ export interface Providers {
   readonly enabled: ReadonlySet<ProviderName>;
 }
 
-export function enabledProviders(config: Config): Set<ProviderName> {
+export function enabledProviders(config: Config): ReadonlySet<ProviderName> {
   const enabled = new Set<ProviderName>();
+  for (const name of UPSTREAM_NAMES) if (config.upstreams[name] !== null) enabled.add(name);
   if (config.upstreams.liveSandbox) enabled.add('sandbox');
-  if (config.upstreams.hubtel) enabled.add('hubtel');
-  if (config.upstreams.reloadly) enabled.add('reloadly');
-  if (config.upstreams.dtone) enabled.add('dtone');
   return enabled;
 }
 

@@ -6,7 +6,9 @@ import type { Tx } from '../db/unit-of-work.js';
 import { MODES, ROLES, type Clock, type Role } from '../domain/types.js';
 import { newId } from '../lib/ids.js';
 import { fromGhs } from '../lib/money.js';
+import { readRouteList, RouteListError } from '../modules/package-routes/schemas.js';
 import { parseApiKey } from '../modules/profiles/api-keys.js';
+import type { Route } from '../providers/types.js';
 import type { CredentialCipher } from '../modules/result-checker/credential-crypto.js';
 import type { WalletService } from '../modules/wallet/service.js';
 import { entryName, SeedError } from './errors.js';
@@ -21,6 +23,8 @@ export interface ImportSummary {
   operators: number;
   products: number;
   dataPackages: number;
+  /** Data packages whose routes the file set (replacing the ones they had). */
+  routesSet: number;
   resultCheckerPackages: number;
   credentialsAdded: number;
   credentialsSkipped: number;
@@ -71,6 +75,16 @@ function rolePriceRows(seed: SeedFile, section: Section, index: number, prices: 
     if (ghs !== undefined) rows.push({ role, price: pesewas(seed, section, index, `rolePrices.${role}`, ghs) });
   }
   return rows;
+}
+
+/** A package's `routes`, read before anything is written; a bad one is named by its entry and field. */
+function seedRoutes(seed: SeedFile, index: number, value: unknown): Route[] {
+  try {
+    return readRouteList(value);
+  } catch (error) {
+    if (error instanceof RouteListError) throw new SeedError(`${entryName(seed, 'dataPackages', index)} field routes${error.path}: ${error.problem}`);
+    throw error;
+  }
 }
 
 function assertUniqueIds(seed: SeedFile, section: Section, ids: string[]): void {
@@ -132,11 +146,14 @@ export class SeedImporter {
       orders.map((o) => o.id),
     );
     assertKeysWellFormed(seed);
+    // A package without `routes` keeps the routes it has; with them, they replace its routes.
+    const packageRoutes = packages.map((p, index) => (p.routes === undefined ? undefined : seedRoutes(seed, index, p.routes)));
 
     const summary: ImportSummary = {
       operators: operators.length,
       products: products.length,
       dataPackages: packages.length,
+      routesSet: packageRoutes.filter((r) => r !== undefined).length,
       resultCheckerPackages: rcPackages.length,
       credentialsAdded: 0,
       credentialsSkipped: 0,
@@ -181,6 +198,8 @@ export class SeedImporter {
           },
           now,
         );
+        const routes = packageRoutes[index];
+        if (routes !== undefined) await this.repositories.packageRoutes.replace(tx, p.id, routes);
       }
 
       for (const [index, p] of rcPackages.entries()) {

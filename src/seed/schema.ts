@@ -45,6 +45,8 @@ const SeedDataPackage = Type.Object(
     status: Type.Union([Type.Literal('Active'), Type.Literal('Inactive')]),
     price: Ghs,
     rolePrices: Type.Optional(RolePrices),
+    /** The package's routes to the upstreams (docs/upstreams.md §2), read by readRouteList, which names a bad one. */
+    routes: Type.Optional(Type.Unknown()),
   },
   { additionalProperties: false },
 );

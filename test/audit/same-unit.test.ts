@@ -38,12 +38,16 @@ const TABLES = [
   'staff_accounts',
   'staff_sessions',
   'audit_log',
+  'data_packages',
+  'data_package_prices',
+  'package_routes',
+  'catalog_state',
 ] as const;
 
 async function snapshot(t: TestApp): Promise<string> {
   const parts: Record<string, unknown[]> = {};
   for (const table of TABLES) {
-    parts[table] = (await sql<Record<string, unknown>>`select * from ${sql.table(table)} order by 1`.execute(t.database.db)).rows;
+    parts[table] = (await sql<Record<string, unknown>>`select * from ${sql.table(table)} order by 1, 2`.execute(t.database.db)).rows;
   }
   return JSON.stringify(parts);
 }
@@ -203,6 +207,16 @@ const CONSOLE_ACTIONS: ConsoleAction[] = [
     },
   },
   {
+    action: 'package.update',
+    setup: async () => 'pkg_a_2gb',
+    run: (_t, a, id) => a.post(`/console/packages/${id}`, { price: `${20 + (numbers++ % 50)}.25`, price_Agent: '19.50', status: 'Active' }),
+  },
+  {
+    action: 'package.routes.set',
+    setup: async () => 'pkg_a_2gb',
+    run: (_t, a, id) => a.post(`/console/packages/${id}/routes`, { r0_provider: 'dtone', r0_productId: String(100 + numbers++), r1_provider: 'sandbox' }),
+  },
+  {
     action: 'staff.logout',
     // A session of its own, so the suite's admin stays signed in.
     async setup(t) {
@@ -288,6 +302,15 @@ const CLI_ACTIONS: CliAction[] = [
   { action: 'staff.update', setup: async (t) => (await newStaff(t)).email, args: (email) => ['staff', 'update', email, '--role', 'operator'] },
   { action: 'staff.reset_password', setup: async (t) => (await newStaff(t)).email, args: (email) => ['staff', 'reset-password', email] },
   { action: 'webhook.disable', setup: newEndpoint, args: (id) => ['webhooks', 'disable', id, '--reason', 'answers 500'] },
+  {
+    action: 'package.routes.set',
+    setup: async () => 'pkg_b_1gb',
+    args: (id, dir) => {
+      const file = path.join(dir, 'routes.json');
+      fs.writeFileSync(file, JSON.stringify([{ provider: 'reloadly', operatorId: 643, amount: 6 }, { provider: 'sandbox' }]));
+      return ['routes', 'set', id, file];
+    },
+  },
 ];
 
 describe('CLI: each staff command and its audit row commit together, or neither does', () => {

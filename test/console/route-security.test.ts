@@ -78,7 +78,7 @@ describe('generated console route security tests (every route of test/support/co
   /** Everything a console action could change, but the audit trail's refusals. */
   async function state() {
     const db = t.database.db;
-    const [wallets, topUps, orders, outbox, keys, profiles, staff, sessionCount, credentials, done] = await Promise.all([
+    const [wallets, topUps, orders, outbox, keys, profiles, staff, sessionCount, credentials, done, packages, prices, routes] = await Promise.all([
       db.selectFrom('wallets').select(['id', 'available', 'held']).orderBy('id').execute(),
       db.selectFrom('top_ups').select(['id', 'status']).orderBy('id').execute(),
       db.selectFrom('orders').select(['id', 'state']).orderBy('id').execute(),
@@ -97,8 +97,11 @@ describe('generated console route security tests (every route of test/support/co
         .select((eb) => eb.fn.countAll().as('n'))
         .where('outcome', '=', 'ok')
         .executeTakeFirstOrThrow(),
+      db.selectFrom('data_packages').select(['id', 'price', 'status']).orderBy('id').execute(),
+      db.selectFrom('data_package_prices').selectAll().orderBy('package_id').orderBy('role').execute(),
+      db.selectFrom('package_routes').selectAll().orderBy('package_id').orderBy('position').execute(),
     ]);
-    return JSON.stringify({ wallets, topUps, orders, outbox, keys, profiles, staff, sessionCount, credentials, done });
+    return JSON.stringify({ wallets, topUps, orders, outbox, keys, profiles, staff, sessionCount, credentials, done, packages, prices, routes });
   }
 
   /** The route's valid call (its params and form), as `who` sends it; `csrf`: the token sent (null: none). */

@@ -229,6 +229,22 @@ export const CONSOLE_ROUTES: ConsoleRouteCase[] = [
       file: { name: 'pins.csv', content: `username,password\nSEC-USER-${n},SEC-PIN-${n}\n` },
     }),
   },
+  { method: 'GET', url: '/console/packages', role: 'viewer' },
+  { method: 'GET', url: '/console/packages/:id', role: 'viewer', params: () => ({ id: 'pkg_a_1gb' }) },
+  {
+    method: 'POST',
+    url: '/console/packages/:id',
+    role: 'admin',
+    params: () => ({ id: 'pkg_a_2gb' }),
+    form: (_r, n) => ({ price: `${20 + n}.50`, price_Agent: '19.75', status: 'Active' }),
+  },
+  {
+    method: 'POST',
+    url: '/console/packages/:id/routes',
+    role: 'admin',
+    params: () => ({ id: 'pkg_a_2gb' }),
+    form: (_r, n) => ({ r0_provider: 'reloadly', r0_operatorId: String(600 + n), r0_amount: '20.50', r1_provider: 'sandbox' }),
+  },
   { method: 'GET', url: '/console/partners', role: 'viewer' },
   { method: 'GET', url: '/console/partners/:id', role: 'viewer', params: () => ({ id: 'usr_super' }) },
   {

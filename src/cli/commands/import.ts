@@ -20,7 +20,7 @@ export async function importSeedFile(rt: Runtime, file: string): Promise<ImportS
 
 export function formatSummary(s: ImportSummary): string {
   return [
-    `operators ${s.operators}, products ${s.products}, data packages ${s.dataPackages}`,
+    `operators ${s.operators}, products ${s.products}, data packages ${s.dataPackages} (routes set for ${s.routesSet})`,
     `result-checker packages ${s.resultCheckerPackages} (credentials added ${s.credentialsAdded}, already known ${s.credentialsSkipped})`,
     `profiles ${s.profiles} (wallets created ${s.walletsCreated}, API keys added ${s.apiKeysAdded})`,
     `orders ${s.orders} (imported ${s.ordersImported}, already known ${s.ordersSkipped})`,

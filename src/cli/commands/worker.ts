@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { BackgroundTask } from '../../server.js';
 import { startMetricsListener } from '../../ops/listeners.js';
 import { startInlineWorker, startWorker } from '../../worker/index.js';
+import { checkRoutesBeforeStart } from '../route-check.js';
 import { openRuntime, type Runtime } from '../runtime.js';
 
 /** Background tasks the serve process runs inline (WORKER=inline): the outbox worker and its webhook lane. */
@@ -18,6 +19,7 @@ export function register(program: Command): void {
     )
     .action(async () => {
       const rt = await openRuntime({ longRunning: true });
+      await checkRoutesBeforeStart(rt);
       const worker = startWorker(rt.ctx);
       const metrics = await startMetricsListener(rt.ctx, rt.logger);
       const signal = await new Promise<NodeJS.Signals>((resolve) => {

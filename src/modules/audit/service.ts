@@ -35,6 +35,8 @@ export const AUDIT_ACTIONS = [
   'staff.logout',
   'ledger.verify',
   'webhook.disable',
+  'package.update',
+  'package.routes.set',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -41,6 +41,31 @@ export interface DataPackageRow {
   rolePrices: { role: Role; price: number }[];
 }
 
+/** What staff change on a data package: its price (pesewas) for every role without its own, those, and its status. */
+export interface PackagePricing {
+  price: number;
+  rolePrices: { role: Role; price: number }[];
+  status: 'Active' | 'Inactive';
+}
+
+/** A data package as staff see it: as stored, with its parents' names and statuses. */
+export interface StaffPackageRow {
+  id: string;
+  label: string;
+  data_amount: string;
+  validity: string;
+  status: string;
+  /** Pesewas. */
+  price: number;
+  operator_id: string;
+  operator_name: string;
+  operator_status: string;
+  product_id: string;
+  product_name: string;
+  product_status: string;
+  rolePrices: { role: Role; price: number }[];
+}
+
 export class CatalogRepository {
   private readonly q: ReturnType<typeof catalogStatements>;
 
@@ -132,6 +157,71 @@ export class CatalogRepository {
     await tx.execute(tx.qb.deleteFrom('data_package_prices').where('package_id', '=', p.id));
     if (p.rolePrices.length > 0) {
       await tx.execute(tx.qb.insertInto('data_package_prices').values(p.rolePrices.map((r) => ({ package_id: p.id, ...r }))));
+    }
+  }
+
+  // ---- staff (console): every package as it is stored, and its price and status changed ----
+
+  /** Data packages with their parents' names and statuses and their role prices: all, or the one `packageId`. */
+  async packagesForStaff(packageId?: string): Promise<StaffPackageRow[]> {
+    const db = this.database.read;
+    let packages = db
+      .selectFrom('data_packages as dp')
+      .innerJoin('products as pr', 'pr.id', 'dp.product_id')
+      .innerJoin('operators as o', 'o.id', 'dp.operator_id')
+      .select([
+        'dp.id',
+        'dp.label',
+        'dp.data_amount',
+        'dp.validity',
+        'dp.status',
+        'dp.price',
+        'dp.operator_id',
+        'o.name as operator_name',
+        'o.status as operator_status',
+        'dp.product_id',
+        'pr.name as product_name',
+        'pr.status as product_status',
+      ])
+      .orderBy('o.name')
+      .orderBy('pr.name')
+      .orderBy('dp.price')
+      .orderBy('dp.id');
+    let prices = db.selectFrom('data_package_prices').select(['package_id', 'role', 'price']);
+    if (packageId !== undefined) {
+      packages = packages.where('dp.id', '=', packageId);
+      prices = prices.where('package_id', '=', packageId);
+    }
+    const [rows, priceRows] = await Promise.all([packages.execute(), prices.execute()]);
+    return rows.map((row) => ({
+      ...row,
+      price: Number(row.price),
+      rolePrices: priceRows.filter((p) => p.package_id === row.id).map((p) => ({ role: p.role, price: Number(p.price) })),
+    }));
+  }
+
+  /** A package's price, role prices and status as they are in the unit `tx`; undefined: no such package. */
+  async pricingOf(tx: Tx, packageId: string): Promise<PackagePricing | undefined> {
+    const [row] = (await tx.execute(tx.qb.selectFrom('data_packages').select(['status', 'price']).where('id', '=', packageId))).rows;
+    if (!row) return undefined;
+    const prices = (
+      await tx.execute(tx.qb.selectFrom('data_package_prices').select(['role', 'price']).where('package_id', '=', packageId).orderBy('role'))
+    ).rows;
+    return {
+      status: row.status === 'Active' ? 'Active' : 'Inactive',
+      price: Number(row.price),
+      rolePrices: prices.map((p) => ({ role: p.role, price: Number(p.price) })),
+    };
+  }
+
+  /** Sets a package's price, role prices (replacing the ones it had) and status. */
+  async setPricing(tx: Tx, packageId: string, pricing: PackagePricing, now: number): Promise<void> {
+    await tx.execute(
+      tx.qb.updateTable('data_packages').set({ price: pricing.price, status: pricing.status, updated_at: now }).where('id', '=', packageId),
+    );
+    await tx.execute(tx.qb.deleteFrom('data_package_prices').where('package_id', '=', packageId));
+    if (pricing.rolePrices.length > 0) {
+      await tx.execute(tx.qb.insertInto('data_package_prices').values(pricing.rolePrices.map((r) => ({ package_id: packageId, ...r }))));
     }
   }
 

@@ -2,8 +2,13 @@ import type { Database } from '../../db/connection.js';
 import type { StaffRole, TopUpRow, TopUpStatus } from '../../db/schema.js';
 import { DomainError } from '../../domain/errors.js';
 import type { Mode } from '../../domain/types.js';
+import type { Route } from '../../providers/types.js';
+import type { PackageEditor, PackagePricing } from '../catalog/editor.js';
 import type { DeliveryService } from '../deliveries/service.js';
 import type { OrderService } from '../orders/service.js';
+import { routeToWire } from '../package-routes/schemas.js';
+import type { PackageRouteService } from '../package-routes/service.js';
+import { toGhs } from '../../lib/money.js';
 import type { ProfileService } from '../profiles/service.js';
 import { InventoryImportError } from '../result-checker/csv.js';
 import type { ResultCheckerService } from '../result-checker/service.js';
@@ -26,6 +31,8 @@ export interface ConsoleServices {
   ledger: LedgerVerifier;
   staff: StaffService;
   webhooks: WebhookEndpointService;
+  packages: PackageEditor;
+  packageRoutes: PackageRouteService;
   audit: AuditTrail;
   /** ORDER_STUCK_AFTER_MS. */
   orderStuckAfterMs: number;
@@ -99,6 +106,19 @@ export class ConsoleOperations {
     const profile = partners.find((p) => p.id === profileId);
     if (!profile) return null;
     return { profile, keys: await this.s.profiles.listKeys(profileId) };
+  }
+
+  /** Every data package with its routes, and which upstreams this configuration enables. */
+  async packages() {
+    const packages = await this.s.packages.list();
+    const routes = await this.s.packageRoutes.routesOfMany(packages.map((p) => p.id));
+    return { packages: packages.map((p) => ({ ...p, routes: routes.get(p.id) ?? [] })), policy: this.s.packageRoutes.policy };
+  }
+
+  async package(packageId: string) {
+    const found = await this.s.packages.find(packageId);
+    if (!found) return null;
+    return { ...found, routes: await this.s.packageRoutes.routesOf(packageId), policy: this.s.packageRoutes.policy };
   }
 
   staffAccounts() {
@@ -196,6 +216,21 @@ export class ConsoleOperations {
   disableWebhookEndpoint(actor: Actor, endpointId: string, reason: string) {
     return this.refusalRecorded(actor, 'webhook.disable', { type: 'webhook_endpoint', id: endpointId }, { reason }, () =>
       this.s.webhooks.disableForStaff(actor, endpointId, reason),
+    );
+  }
+
+  /** `change` in pesewas; the audit row carries GHS. */
+  updatePackage(actor: Actor, packageId: string, change: PackagePricing) {
+    const input = { price: toGhs(change.price), status: change.status };
+    return this.refusalRecorded(actor, 'package.update', { type: 'data_package', id: packageId }, input, () =>
+      this.s.packages.update(actor, packageId, change),
+    );
+  }
+
+  /** Routes already read (readRouteList); the console refuses to leave an active package without a usable route. */
+  setPackageRoutes(actor: Actor, packageId: string, routes: readonly Route[], options: { guardActive?: boolean } = {}) {
+    return this.refusalRecorded(actor, 'package.routes.set', { type: 'data_package', id: packageId }, { routes: routes.map(routeToWire) }, () =>
+      this.s.packageRoutes.replace(actor, packageId, routes, options),
     );
   }
 

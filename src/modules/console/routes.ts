@@ -25,6 +25,7 @@ import {
 import { dashboardRoutes } from './routes/dashboard.js';
 import { inventoryRoutes } from './routes/inventory.js';
 import { orderRoutes } from './routes/orders.js';
+import { packageRoutes } from './routes/packages.js';
 import { partnerRoutes } from './routes/partners.js';
 import { sessionRoutes } from './routes/session.js';
 import { staffRoutes } from './routes/staff.js';
@@ -239,6 +240,7 @@ export async function consoleRoutes(app: FastifyInstance, opts: ConsoleRouteOpti
     topUpRoutes,
     orderRoutes,
     inventoryRoutes,
+    packageRoutes,
     partnerRoutes,
     staffRoutes,
     auditRoutes,

@@ -83,3 +83,25 @@ export const AuditQuery = Type.Object({
   before: Type.Optional(Type.Integer({ minimum: 1 })),
 });
 export type AuditQuery = Static<typeof AuditQuery>;
+
+const FormText = Type.Optional(Type.String({ maxLength: 200 }));
+
+/** A data package's price form: GHS as typed; an empty role price means the package price. */
+export const PackageBody = Type.Object({
+  ...Csrf,
+  price: Type.String({ maxLength: 40 }),
+  price_Agent: FormText,
+  price_SuperAgent: FormText,
+  price_Customer: FormText,
+  price_Staff: FormText,
+  status: Type.Union([Type.Literal('Active'), Type.Literal('Inactive')]),
+});
+export type PackageBody = Static<typeof PackageBody>;
+
+/** The routes form: up to 8 rows `r<i>_<field>` (models/packages.ts, routesFromForm, reads them). */
+const ROUTE_FORM_FIELDS = ['order', 'provider', 'serviceId', 'bundle', 'amount', 'operatorId', 'productId', 'cost'];
+export const RoutesBody = Type.Object({
+  ...Csrf,
+  ...Object.fromEntries(Array.from({ length: 8 }, (_, i) => ROUTE_FORM_FIELDS.map((f) => [`r${i}_${f}`, FormText])).flat()),
+});
+export type RoutesBody = Record<string, string | undefined>;

@@ -8,11 +8,6 @@ import type { ProviderName, Route } from '../../providers/types.js';
  * An attempt row is written before its call; its status moves only forward, behind guarded updates.
  */
 
-export interface PositionedRoute {
-  position: number;
-  route: Route;
-}
-
 export interface NewAttempt {
   reference: string;
   itemId: string;
@@ -56,27 +51,6 @@ const OPEN_ATTEMPT: AttemptStatus[] = ['pending', 'unknown'];
 
 export class AttemptRepository {
   constructor(private readonly database: Database) {}
-
-  /** The routes of these packages, in order, by package id. */
-  async routesOf(packageIds: readonly string[]): Promise<Map<string, PositionedRoute[]>> {
-    const result = new Map<string, PositionedRoute[]>();
-    if (packageIds.length === 0) return result;
-    const rows = await this.database.read
-      .selectFrom('package_routes')
-      .selectAll()
-      .where('package_id', 'in', [...new Set(packageIds)])
-      .orderBy('package_id')
-      .orderBy('position')
-      .execute();
-    for (const row of rows) {
-      const route = routeFromRow(row);
-      if (!route) continue;
-      const list = result.get(row.package_id) ?? [];
-      list.push({ position: Number(row.position), route });
-      result.set(row.package_id, list);
-    }
-    return result;
-  }
 
   /** Every attempt of these items' current charges, oldest first, by item id. */
   async ofItems(items: readonly { id: string; attempt: number }[]): Promise<Map<string, ProviderAttemptRow[]>> {
@@ -229,33 +203,4 @@ function normalise(row: ProviderAttemptRow): ProviderAttemptRow {
     submitted_at: n(row.submitted_at),
     resolved_at: n(row.resolved_at),
   };
-}
-
-/** A stored route as the Route type, or null for a row naming a provider this build does not know. */
-export function routeFromRow(row: {
-  provider: string;
-  service_id: string | null;
-  bundle: string | null;
-  operator_id: number | null;
-  product_id: number | null;
-  amount: number | null;
-  cost: number | null;
-}): Route | null {
-  const cost = row.cost === null ? {} : { cost: Number(row.cost) };
-  switch (row.provider) {
-    case 'sandbox':
-      return { provider: 'sandbox', ...cost };
-    case 'hubtel':
-      return row.service_id && row.bundle && row.amount !== null
-        ? { provider: 'hubtel', serviceId: row.service_id, bundle: row.bundle, amount: Number(row.amount), ...cost }
-        : null;
-    case 'reloadly':
-      return row.operator_id !== null && row.amount !== null
-        ? { provider: 'reloadly', operatorId: Number(row.operator_id), amount: Number(row.amount), ...cost }
-        : null;
-    case 'dtone':
-      return row.product_id !== null ? { provider: 'dtone', productId: Number(row.product_id), ...cost } : null;
-    default:
-      return null;
-  }
 }

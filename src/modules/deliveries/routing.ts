@@ -1,7 +1,6 @@
 import type { ProviderAttemptRow } from '../../db/schema.js';
 import type { Mode } from '../../domain/types.js';
-import type { ProviderName } from '../../providers/types.js';
-import type { PositionedRoute } from './attempts-repository.js';
+import type { ProviderName, Route } from '../../providers/types.js';
 
 /**
  * Which route a delivery takes next (docs/upstreams.md, "Routes" and "One delivery, many attempts").
@@ -12,9 +11,15 @@ import type { PositionedRoute } from './attempts-repository.js';
 /** How many times a delivery waits out "recently recharged" refusals on every route before it fails. */
 export const MAX_RETRY_ROUNDS = 5;
 
+/** A route and its place in the package's order (0 is tried first). */
+export interface PositionedRoute {
+  position: number;
+  route: Route;
+}
+
 export type RouteChoice =
   /** Submit through this route (position null: the sandbox stand-in of a package without routes). */
-  | { kind: 'route'; route: PositionedRoute['route']; position: number | null }
+  | { kind: 'route'; route: Route; position: number | null }
   /** Nothing to submit now: the remaining routes' upstreams rest behind their breakers, or a retry is due later. */
   | { kind: 'wait'; until: number }
   /** No route is left: the delivery fails with the last refusal's reason. */

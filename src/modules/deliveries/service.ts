@@ -15,6 +15,7 @@ import type { WalletRepository } from '../wallet/repository.js';
 import { newAttemptReference } from './attempt-reference.js';
 import { routeOf, type AttemptRepository, type AttentionRow, type NewAttempt } from './attempts-repository.js';
 import type { ClaimedRow, OutboxRepository } from './outbox-repository.js';
+import type { PackageRouteRepository } from '../package-routes/repository.js';
 import { chooseRoute } from './routing.js';
 
 /**
@@ -135,6 +136,7 @@ export class DeliveryService {
     private readonly orders: OrderRepository,
     private readonly outbox: OutboxRepository,
     private readonly attempts: AttemptRepository,
+    private readonly routes: PackageRouteRepository,
     private readonly wallets: WalletRepository,
     private readonly events: EventRecorder,
     private readonly audit: AuditTrail,
@@ -167,7 +169,7 @@ export class DeliveryService {
     });
     const attemptsByItem = await this.attempts.ofItems(open.map(({ item }) => ({ id: item.id, attempt: Number(item.attempt) })));
     const needRoute = open.filter(({ item }) => nextCall(attemptsByItem.get(item.id)?.at(-1)) === null);
-    const routes = await this.attempts.routesOf(needRoute.filter(({ item }) => item.mode === 'live').map(({ item }) => item.package_id));
+    const routes = await this.routes.ofPackages(needRoute.filter(({ item }) => item.mode === 'live').map(({ item }) => item.package_id));
 
     const created: NewAttempt[] = [];
     const unroutable: { input: PlanInput; reason: string }[] = [];
@@ -182,7 +184,8 @@ export class DeliveryService {
       }
       const choice = chooseRoute({
         mode: item.mode,
-        routes: routes.get(item.package_id) ?? [],
+        // Stored positions are 0, 1, … in order (PackageRouteRepository.replace).
+        routes: (routes.get(item.package_id) ?? []).map((route, position) => ({ route, position })),
         attempts: tried,
         enabled: upstreams.enabled,
         resting: upstreams.resting,

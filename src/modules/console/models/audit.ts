@@ -31,11 +31,31 @@ const AMOUNTS_IN_DETAIL: Record<string, readonly string[]> = {
   'order.reverse': ['refunded'],
 };
 
+/** Amounts at any depth of the detail (before/after of a package or its routes): by key, every value of the key when it holds an object. */
+const NESTED_AMOUNTS_IN_DETAIL: Record<string, readonly string[]> = {
+  'package.update': ['price', 'rolePrices'],
+  'package.routes.set': ['amount', 'cost'],
+};
+
+const asGhs = (value: number) => `GHS ${value.toFixed(2)}`;
+
+/** `value` with every number under an amount key shown as GHS. */
+function nestedAmounts(value: unknown, keys: readonly string[], isAmount = false): unknown {
+  if (typeof value === 'number') return isAmount ? asGhs(value) : value;
+  if (Array.isArray(value)) return value.map((v) => nestedAmounts(v, keys, isAmount));
+  if (typeof value === 'object' && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, nestedAmounts(v, keys, isAmount || keys.includes(k))]));
+  }
+  return value;
+}
+
 function detailText(e: AuditEntry): string {
   if (!e.detail) return '';
+  const nested = NESTED_AMOUNTS_IN_DETAIL[e.action];
+  if (nested) return JSON.stringify(nestedAmounts(e.detail, nested));
   const money = AMOUNTS_IN_DETAIL[e.action] ?? [];
   const shown = Object.fromEntries(
-    Object.entries(e.detail).map(([key, value]) => [key, money.includes(key) && typeof value === 'number' ? `GHS ${value.toFixed(2)}` : value]),
+    Object.entries(e.detail).map(([key, value]) => [key, money.includes(key) && typeof value === 'number' ? asGhs(value) : value]),
   );
   return JSON.stringify(shown);
 }

@@ -29,6 +29,7 @@ const NAV: [string, string, StaffRole][] = [
   ['top-ups', '/console/top-ups', 'viewer'],
   ['orders', '/console/orders', 'viewer'],
   ['inventory', '/console/inventory', 'viewer'],
+  ['packages', '/console/packages', 'viewer'],
   ['partners', '/console/partners', 'viewer'],
   ['staff', '/console/staff', 'admin'],
   ['audit', '/console/audit', 'viewer'],

@@ -73,6 +73,7 @@ const NOTICES: Record<string, string> = {
   suspended: 'Profile suspended: its keys are refused from now on.',
   reactivated: 'Profile reactivated.',
   saved: 'Saved.',
+  routes: 'Routes saved.',
   password: 'Password changed: your other sessions have ended.',
 };
 

@@ -1,0 +1,85 @@
+import type { Database } from '../../db/connection.js';
+import { conflict, invalid, notFound } from '../../domain/errors.js';
+import { ROLES, type Clock, type Role } from '../../domain/types.js';
+import { toGhs } from '../../lib/money.js';
+import type { Actor, AuditTrail } from '../audit/service.js';
+import type { PackageRouteRepository } from '../package-routes/repository.js';
+import { describeEnabled, usable, type RoutingPolicy } from '../package-routes/service.js';
+import type { CatalogRepository, PackagePricing, StaffPackageRow } from './repository.js';
+
+export type { PackagePricing, StaffPackageRow } from './repository.js';
+
+/** The most a package may cost (pesewas): GHS 10,000,000, the seed file's limit too. */
+const MAX_PRICE = 1_000_000_000;
+
+/** Prices and status in GHS, as the audit trail records them. */
+function pricingInGhs(p: PackagePricing) {
+  const rolePrices: Partial<Record<Role, number>> = {};
+  for (const role of ROLES) {
+    const found = p.rolePrices.find((r) => r.role === role);
+    if (found) rolePrices[role] = toGhs(found.price);
+  }
+  return { price: toGhs(p.price), rolePrices, status: p.status };
+}
+
+function checkPrice(what: string, pesewas: number): void {
+  if (!Number.isSafeInteger(pesewas) || pesewas <= 0 || pesewas > MAX_PRICE) {
+    throw invalid('INVALID_REQUEST', `${what} must be more than GHS 0 and at most GHS ${toGhs(MAX_PRICE)}`);
+  }
+}
+
+/**
+ * What staff change on a data package outside the seed file (docs/console.md, "Packages"): its
+ * price, role prices and status, audited as `package.update` in the unit of the change, with the
+ * catalog version bumped there too, so that every API process shows the new price on its next
+ * request. A package is not activated without a usable route where one is required
+ * (NODE_ENV=production without LIVE_SANDBOX).
+ */
+export class PackageEditor {
+  constructor(
+    private readonly database: Database,
+    private readonly catalog: CatalogRepository,
+    private readonly routes: PackageRouteRepository,
+    private readonly audit: AuditTrail,
+    private readonly policy: RoutingPolicy,
+    private readonly clock: Clock,
+  ) {}
+
+  list(): Promise<StaffPackageRow[]> {
+    return this.catalog.packagesForStaff();
+  }
+
+  async find(packageId: string): Promise<StaffPackageRow | undefined> {
+    return (await this.catalog.packagesForStaff(packageId))[0];
+  }
+
+  async update(actor: Actor, packageId: string, change: PackagePricing): Promise<{ before: PackagePricing; after: PackagePricing }> {
+    checkPrice('the price', change.price);
+    const roles = new Set<Role>();
+    for (const r of change.rolePrices) {
+      if (roles.has(r.role)) throw invalid('INVALID_REQUEST', `the ${r.role} price is given twice`);
+      roles.add(r.role);
+      checkPrice(`the ${r.role} price`, r.price);
+    }
+    return this.database.unit(async (tx) => {
+      const before = await this.catalog.pricingOf(tx, packageId);
+      if (!before) throw notFound('PACKAGE_NOT_FOUND', `no data package ${packageId}`);
+      if (change.status === 'Active' && before.status !== 'Active' && this.policy.usableRouteRequired) {
+        const routes = await this.routes.ofPackage(packageId, tx);
+        if (usable(routes, this.policy.enabled).length === 0) {
+          throw conflict(
+            'INVALID_REQUEST',
+            `${packageId} cannot be activated: it has no usable route (upstreams enabled: ${describeEnabled(this.policy.enabled)}). Set a route to an enabled upstream first, or run with LIVE_SANDBOX=true`,
+          );
+        }
+      }
+      await this.catalog.setPricing(tx, packageId, change, this.clock());
+      await this.catalog.bumpVersion(tx);
+      await this.audit.record(tx, actor, 'package.update', { type: 'data_package', id: packageId }, {
+        before: pricingInGhs(before),
+        after: pricingInGhs(change),
+      });
+      return { before, after: change };
+    });
+  }
+}

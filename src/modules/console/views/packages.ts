@@ -1,0 +1,62 @@
+import { html as h } from 'ghtml';
+import type { PageFrame } from '../models/frame.js';
+import type { PackagesView, PackageView, RouteRow } from '../models/packages.js';
+import { csrfField, layout, table } from './layout.js';
+
+export function packagesPage(frame: PageFrame, view: PackagesView): string {
+  const rows = view.packages.map(
+    (p) =>
+      h`<tr id="package-${p.id}"><td><a href="/console/packages/${p.id}">${p.id}</a></td><td>${p.label}</td><td>${p.operator}</td><td>${p.product}</td><td class="price">${p.price}</td><td>${p.rolePrices}</td><td>${p.status}${p.sellable ? '' : ' (not sold)'}</td><td class="routes">${p.routes}!${p.unrouted ? h`<br><span class="bad">${p.unrouted}</span>` : ''}</td></tr>`,
+  );
+  return layout(
+    frame,
+    h`<p>Upstreams enabled here: <strong id="enabled-upstreams">${view.enabled}</strong>. ${view.rule}</p>
+<section>!${table(['package', 'label', 'operator', 'product', 'price', 'role prices', 'status', 'routes'], rows, 'No data package: import a seed file.')}</section>`,
+  );
+}
+
+const options = (values: readonly string[], current: string, empty?: string) =>
+  (empty === undefined ? '' : h`<option value=""!${current === '' ? ' selected' : ''}>${empty}</option>`) +
+  values.map((v) => h`<option value="${v}"!${v === current ? ' selected' : ''}>${v}</option>`).join('');
+
+function routeRowInputs(row: RouteRow, providers: readonly string[]): string {
+  const input = (field: keyof RouteRow, label: string, attributes = '') =>
+    h`<td><input name="r${row.number - 1}_${field}" value="${String(row[field])}" aria-label="Route ${row.number} ${label}"!${attributes}></td>`;
+  return h`<tr>!${input('order', 'order', ' inputmode="numeric" size="2"')}<td><select name="r${row.number - 1}_provider" aria-label="Route ${row.number} provider">!${options(providers, row.provider, '— none —')}</select></td>!${input('serviceId', 'serviceId')}!${input('bundle', 'bundle', ' size="10"')}!${input('amount', 'amount', ' inputmode="decimal" size="8"')}!${input('operatorId', 'operatorId', ' inputmode="numeric" size="8"')}!${input('productId', 'productId', ' inputmode="numeric" size="8"')}!${input('cost', 'cost', ' inputmode="decimal" size="8"')}</tr>`;
+}
+
+export function packagePage(frame: PageFrame, p: PackageView): string {
+  const csrf = csrfField(frame.csrfToken);
+  const facts = h`<dl class="facts"><dt>Package</dt><dd>${p.id}</dd><dt>Label</dt><dd>${p.label}</dd><dt>Operator</dt><dd>${p.operator}</dd><dt>Product</dt><dd>${p.product}</dd><dt>Data</dt><dd>${p.dataAmount}, ${p.validity} days</dd><dt>Status</dt><dd class="status">${p.status}${p.sellable ? ' (sold now)' : ' (not sold now)'}</dd></dl>`;
+
+  const roleFacts = p.rolePrices.map((r) => h`<dt>${r.role} price</dt><dd>${r.value === '' ? 'the package price' : `GHS ${r.value}`}</dd>`).join('');
+  const pricing = p.canEdit
+    ? h`<form method="post" action="/console/packages/${p.id}" class="stacked">!${csrf}
+<label>Price (GHS) <input name="price" value="${p.price}" inputmode="decimal" required></label>
+!${p.rolePrices.map((r) => h`<label>${r.role} price (GHS; empty: the package price) <input name="price_${r.role}" value="${r.value}" inputmode="decimal"></label>`).join('')}
+<label>Status <select name="status">!${options(p.statuses, p.status)}</select></label>
+<button type="submit">Save price and status</button></form>`
+    : h`<dl class="facts"><dt>Price</dt><dd>GHS ${p.price}</dd>!${roleFacts}</dl>`;
+
+  const routeRows = p.routes.map(
+    (r) =>
+      h`<tr id="route-${r.position}"><td>${r.position}</td><td>${r.provider}</td><td>${r.product}</td><td>${r.amount}</td><td>${r.cost}</td><td class="upstream ${r.enabled ? 'ok' : 'bad'}">${r.upstream}</td></tr>`,
+  );
+  const routeForm = p.canEdit
+    ? h`<form method="post" action="/console/packages/${p.id}/routes">!${csrf}
+<p>One row per route, tried by order (lowest first). A row without a provider is no route: empty a row's provider to remove it. Each provider reads its own fields: Hubtel serviceId, bundle and amount; Reloadly operatorId and amount; DT One productId; the sandbox none. Amounts and costs in GHS.</p>
+<table><thead><tr><th>order</th><th>provider</th><th>serviceId</th><th>bundle</th><th>amount (GHS)</th><th>operatorId</th><th>productId</th><th>cost (GHS)</th></tr></thead><tbody>!${p.rows.map((row) => routeRowInputs(row, p.providers)).join('')}</tbody></table>
+<p><button type="submit">Save routes</button></p></form>`
+    : '';
+
+  return layout(
+    frame,
+    h`!${facts}
+<section><h2>Price and status</h2>!${pricing}</section>
+<section><h2>Routes</h2>
+<p>Upstreams enabled here: <strong id="enabled-upstreams">${p.enabled}</strong>.</p>
+!${p.unrouted ? h`<p class="error" id="unrouted">${p.unrouted}</p>` : ''}
+!${table(['#', 'provider', 'product', 'amount', 'cost', 'upstream'], routeRows, 'No route.')}
+!${routeForm}</section>`,
+  );
+}

@@ -1,0 +1,106 @@
+import type { Database } from '../../db/connection.js';
+import type { PackageRouteRow } from '../../db/schema.js';
+import type { Tx } from '../../db/unit-of-work.js';
+import type { Route } from '../../providers/types.js';
+
+/** A route as stored: its package and its place in the package's order (0 is tried first). */
+export interface StoredRoute {
+  packageId: string;
+  position: number;
+  route: Route;
+}
+
+/** A stored row → a Route; a row no version of this code could have written is a bug, not a refusal. */
+function routeOf(row: Pick<PackageRouteRow, 'provider' | 'service_id' | 'bundle' | 'operator_id' | 'product_id' | 'amount' | 'cost'>): Route {
+  const cost = row.cost === null ? {} : { cost: Number(row.cost) };
+  const broken = () => new Error(`package_routes row of provider ${row.provider} lacks its fields`);
+  switch (row.provider) {
+    case 'hubtel':
+      if (row.service_id === null || row.bundle === null || row.amount === null) throw broken();
+      return { provider: 'hubtel', serviceId: row.service_id, bundle: row.bundle, amount: Number(row.amount), ...cost };
+    case 'reloadly':
+      if (row.operator_id === null || row.amount === null) throw broken();
+      return { provider: 'reloadly', operatorId: Number(row.operator_id), amount: Number(row.amount), ...cost };
+    case 'dtone':
+      if (row.product_id === null) throw broken();
+      return { provider: 'dtone', productId: Number(row.product_id), ...cost };
+    case 'sandbox':
+      return { provider: 'sandbox', ...cost };
+    default:
+      throw new Error(`package_routes has a route of unknown provider ${row.provider}`);
+  }
+}
+
+function rowOf(packageId: string, position: number, route: Route) {
+  return {
+    package_id: packageId,
+    position,
+    provider: route.provider,
+    service_id: route.provider === 'hubtel' ? route.serviceId : null,
+    bundle: route.provider === 'hubtel' ? route.bundle : null,
+    operator_id: route.provider === 'reloadly' ? route.operatorId : null,
+    product_id: route.provider === 'dtone' ? route.productId : null,
+    amount: route.provider === 'hubtel' || route.provider === 'reloadly' ? route.amount : null,
+    cost: route.cost ?? null,
+  };
+}
+
+const COLUMNS = ['package_id', 'position', 'provider', 'service_id', 'bundle', 'operator_id', 'product_id', 'amount', 'cost'] as const;
+
+/** The routes of data packages (table package_routes, migration 0013), in their order. */
+export class PackageRouteRepository {
+  constructor(private readonly database: Database) {}
+
+  /** One package's routes in order: inside a unit when `tx` is given. */
+  async ofPackage(packageId: string, tx?: Tx): Promise<Route[]> {
+    const query = (tx?.qb ?? this.database.read)
+      .selectFrom('package_routes')
+      .select(COLUMNS)
+      .where('package_id', '=', packageId)
+      .orderBy('position');
+    const rows = tx ? (await tx.execute(query)).rows : await query.execute();
+    return rows.map(routeOf);
+  }
+
+  /** The routes of several packages, in one query; a package without routes maps to an empty list. */
+  async ofPackages(packageIds: readonly string[]): Promise<Map<string, Route[]>> {
+    const found = new Map<string, Route[]>(packageIds.map((id) => [id, []]));
+    if (packageIds.length === 0) return found;
+    const rows = await this.database.read
+      .selectFrom('package_routes')
+      .select(COLUMNS)
+      .where('package_id', 'in', [...new Set(packageIds)])
+      .orderBy('package_id')
+      .orderBy('position')
+      .execute();
+    for (const row of rows) found.get(row.package_id)?.push(routeOf(row));
+    return found;
+  }
+
+  /** Every stored route, by package then position. */
+  async all(): Promise<StoredRoute[]> {
+    const rows = await this.database.read.selectFrom('package_routes').select(COLUMNS).orderBy('package_id').orderBy('position').execute();
+    return rows.map((row) => ({ packageId: row.package_id, position: Number(row.position), route: routeOf(row) }));
+  }
+
+  /** Replaces a package's routes with `routes`, in their order (positions 0, 1, …). */
+  async replace(tx: Tx, packageId: string, routes: readonly Route[]): Promise<void> {
+    await tx.execute(tx.qb.deleteFrom('package_routes').where('package_id', '=', packageId));
+    if (routes.length > 0) {
+      await tx.execute(tx.qb.insertInto('package_routes').values(routes.map((route, position) => rowOf(packageId, position, route))));
+    }
+  }
+
+  /** A data package's status (`Active`, `Inactive`), or undefined when there is no such package. */
+  async packageStatus(packageId: string, tx?: Tx): Promise<string | undefined> {
+    const query = (tx?.qb ?? this.database.read).selectFrom('data_packages').select('status').where('id', '=', packageId);
+    const rows = tx ? (await tx.execute(query)).rows : await query.execute();
+    return rows[0]?.status;
+  }
+
+  /** The ids of the data packages whose status is Active, in order. */
+  async activePackageIds(): Promise<string[]> {
+    const rows = await this.database.read.selectFrom('data_packages').select('id').where('status', '=', 'Active').orderBy('id').execute();
+    return rows.map((r) => r.id);
+  }
+}
