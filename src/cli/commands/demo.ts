@@ -1,6 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
+import type { RunningSimulator } from '../../providers/simulator-kit.js';
+import { SIMULATORS } from '../../providers/simulators.js';
+import { UPSTREAM_NAMES } from '../../providers/types.js';
 import { cliActor } from '../actor.js';
 import { openRuntime, type Runtime } from '../runtime.js';
 import { formatSummary, importSeedFile } from './import.js';
@@ -8,6 +12,7 @@ import { serve } from './serve.js';
 
 const DEMO_SEED = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../examples/demo-seed.json');
 const DEMO_KEY = 'service_test_demoAmaMensahTest0001';
+const DEMO_LIVE_KEY = 'service_live_demoAmaMensahLive0001';
 
 /** The demo's keys are published in the repository: unless HOST says otherwise, only this machine may call it. */
 export const DEMO_DEFAULT_HOST = '127.0.0.1';
@@ -25,6 +30,40 @@ export function demoEnvironment(env: NodeJS.ProcessEnv): { env: NodeJS.ProcessEn
   return { env: { ...withConsole, HOST: DEMO_DEFAULT_HOST }, localOnly: true };
 }
 
+/** A live order to this number shows failover: Hubtel refuses it for float, the next route delivers. */
+export const DEMO_FAILOVER_NUMBER = '0244000777';
+
+/**
+ * The demo's upstreams: a simulator of Hubtel, Reloadly and DT One each (docs/upstreams.md,
+ * "Simulators"), on loopback, calling back to the demo; the demo seed routes its MTN packages
+ * through them. Returns the environment that enables them, and the simulators to stop.
+ */
+async function startDemoUpstreams(env: NodeJS.ProcessEnv): Promise<{ env: NodeJS.ProcessEnv; simulators: RunningSimulator[] }> {
+  const port = env.PORT?.trim() || '8080';
+  const base = `http://127.0.0.1:${port}`;
+  const webhookSecret = randomBytes(24).toString('hex');
+  const simulators: RunningSimulator[] = [];
+  let upstreamEnv: NodeJS.ProcessEnv = {
+    PUBLIC_BASE_URL: base,
+    PROVIDER_CALLBACK_TOKEN: randomBytes(24).toString('hex'),
+  };
+  for (const name of UPSTREAM_NAMES) {
+    const start = SIMULATORS[name];
+    if (!start) continue;
+    const sim = await start({
+      behaviour: {
+        settleMs: 3000,
+        numbers: name === 'hubtel' ? { [`233${DEMO_FAILOVER_NUMBER.slice(1)}`]: 'refuse-float' } : {},
+      },
+      ...(name === 'reloadly' ? { callbackUrl: `${base}/callbacks/reloadly`, webhookSecret } : {}),
+    });
+    simulators.push(sim);
+    upstreamEnv = { ...upstreamEnv, ...sim.env };
+  }
+  // The demo's own choices (an operator's environment) win over the simulators'.
+  return { env: { ...upstreamEnv, ...env }, simulators };
+}
+
 /** The demo's admin login: created on the first run, a fresh one-time password on every run. */
 async function demoStaffLogin(ctx: Runtime['ctx']): Promise<string> {
   const existing = await ctx.staff.findByEmail(DEMO_STAFF_EMAIL);
@@ -39,8 +78,18 @@ export function register(program: Command): void {
     .command('demo')
     .description('import examples/demo-seed.json into the configured database and serve it (on 127.0.0.1 unless HOST is set)')
     .action(async () => {
-      const { env, localOnly } = demoEnvironment(process.env);
-      const rt = await openRuntime({ longRunning: true, env });
+      const demo = demoEnvironment(process.env);
+      const { localOnly } = demo;
+      const upstreams = await startDemoUpstreams(demo.env);
+      const env = upstreams.env;
+      const opened = await openRuntime({ longRunning: true, env });
+      const rt: Runtime = {
+        ...opened,
+        async close() {
+          await opened.close();
+          for (const sim of upstreams.simulators) await sim.close();
+        },
+      };
       console.log(formatSummary(await importSeedFile(rt, DEMO_SEED)));
       const consoleOn = rt.ctx.config.console.enabled;
       const staffPassword = consoleOn ? await demoStaffLogin(rt.ctx) : null;
@@ -53,6 +102,9 @@ export function register(program: Command): void {
           'try:',
           `  curl -s -H 'X-API-KEY: ${DEMO_KEY}' ${url}/api/v1/profile`,
           `  curl -s -H 'X-API-KEY: ${DEMO_KEY}' ${url}/api/v1/data-packages?operatorId=op_mtn`,
+          `live orders of the MTN 1, 2, 5 and 10 GB packages go to upstream simulators (Hubtel first, then Reloadly or DT One): ${upstreams.simulators.map((s) => `${s.name} ${s.url}`).join(', ')}`,
+          `  curl -s -H 'X-API-KEY: ${DEMO_LIVE_KEY}' -H 'Content-Type: application/json' -d '{"operatorId":"op_mtn","productId":"prd_mtn_data","packageId":"pkg_mtn_1gb","beneficiaryMsisdn":"${DEMO_FAILOVER_NUMBER}"}' ${url}/api/v1/data-bundles/buy-single`,
+          `  (Hubtel refuses ${DEMO_FAILOVER_NUMBER} for float: Reloadly delivers it; the console's order page shows both attempts)`,
           ...(staffPassword
             ? [
                 `staff console: ${url}/console  sign in as ${DEMO_STAFF_EMAIL} with ${staffPassword} (admin; a new password each run)`,
