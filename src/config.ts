@@ -43,7 +43,7 @@ export interface Config {
   console: ConsoleSettings;
   /** Operations: metrics exposure and shutdown (docs/deployment.md). */
   operations: OperationsSettings;
-  /** The real upstreams of live deliveries (docs/upstreams.md, "Providers"). */
+  /** The real upstreams of live deliveries (docs/live-delivery.md, "Providers"). */
   upstreams: UpstreamSettings;
 }
 
@@ -55,7 +55,7 @@ export interface HubtelSettings {
   posSalesId: string;
   csUrl: string;
   statusUrl: string;
-  /** HUBTEL_BALANCE_URL: the prepaid balance endpoint (float balances, docs/upstreams.md). */
+  /** HUBTEL_BALANCE_URL: the prepaid balance endpoint (float balances, docs/live-delivery.md). */
   balanceUrl: string;
 }
 

@@ -20,7 +20,7 @@ import { WebhookRepository } from './modules/webhooks/repository.js';
 export interface Repositories {
   wallets: WalletRepository;
   catalog: CatalogRepository;
-  /** The routes of data packages to the upstreams (docs/upstreams.md §2). */
+  /** The routes of data packages to the upstreams (docs/live-delivery.md, "Routes"). */
   packageRoutes: PackageRouteRepository;
   profiles: ProfileRepository;
   orders: OrderRepository;

@@ -228,7 +228,7 @@ export interface OutboxTable {
   created_at: number;
 }
 
-/** A data package's ways of delivery, tried in `position` order (docs/upstreams.md, "Routes"). */
+/** A data package's ways of delivery, tried in `position` order (docs/live-delivery.md, "Routes"). */
 export interface PackageRoutesTable {
   package_id: string;
   position: number;
@@ -250,7 +250,7 @@ export interface PackageRoutesTable {
  */
 export type AttemptStatus = 'pending' | 'unknown' | 'absent' | 'accepted' | 'completed' | 'failed' | 'refused';
 
-/** One submission of a delivery to an upstream (docs/upstreams.md, "One delivery, many attempts"), written before the call. */
+/** One submission of a delivery to an upstream (docs/live-delivery.md, "One delivery, many attempts"), written before the call. */
 export interface ProviderAttemptsTable {
   /** What the upstream's idempotency field receives: at most 36 letters and digits. */
   reference: string;

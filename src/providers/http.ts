@@ -1,6 +1,6 @@
 /**
  * One HTTP call to an upstream, with a timeout, never throwing for what the network or the upstream
- * did: the adapters classify what comes back (docs/upstreams.md §3). Uses Node's fetch (undici).
+ * did: the adapters classify what comes back (docs/live-delivery.md, "One delivery, many attempts"). Uses Node's fetch (undici).
  */
 
 export interface UpstreamCall {

@@ -8,7 +8,7 @@ import { SandboxAdapter } from './sandbox/adapter.js';
 import { SandboxStore } from './sandbox/store.js';
 import { UPSTREAM_NAMES, type CallbackReader, type ProviderName, type UpstreamAdapter } from './types.js';
 
-/** The upstreams this process can deliver through (docs/upstreams.md, "Providers"). */
+/** The upstreams this process can deliver through (docs/live-delivery.md, "Providers"). */
 export interface Providers {
   /** The adapter of `name`, when this configuration has it (the sandbox always). */
   adapter(name: ProviderName): UpstreamAdapter | undefined;
@@ -37,7 +37,7 @@ export function createProviders(config: Config, database: Database, clock: () =>
   return { adapter: (name) => adapters.get(name), enabled: enabledProviders(config) };
 }
 
-/** Where an upstream calls back (docs/upstreams.md §4), or null when it is not told (no PUBLIC_BASE_URL). */
+/** Where an upstream calls back (docs/live-delivery.md, "Callbacks"), or null when it is not told (no PUBLIC_BASE_URL). */
 export function callbackUrlFor(config: Config, provider: ProviderName): string | null {
   const { publicBaseUrl, callbackToken } = config.upstreams;
   if (publicBaseUrl === null) return null;
@@ -45,7 +45,7 @@ export function callbackUrlFor(config: Config, provider: ProviderName): string |
   return null;
 }
 
-/** How each upstream's callback body names its transaction (docs/upstreams.md §4). */
+/** How each upstream's callback body names its transaction (docs/live-delivery.md, "Callbacks"). */
 export const CALLBACK_READERS: { hubtel: CallbackReader; reloadly: CallbackReader; dtone: CallbackReader } = {
   hubtel: readHubtelCallback,
   reloadly: readReloadlyCallback,

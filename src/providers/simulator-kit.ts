@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { UpstreamName } from './types.js';
 
 /**
- * What every upstream simulator shares (docs/upstreams.md, Appendix A is what each one speaks): a
+ * What every upstream simulator shares (docs/upstream-apis.md is what each one speaks): a
  * real HTTP server on loopback, a behaviour that tests and staging switch (per number or for all),
  * counts of what it was asked and what it delivered, and control endpoints under /_sim/ so that a
  * simulator started by `cli simulate` can be switched from outside.

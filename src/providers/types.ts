@@ -1,7 +1,7 @@
 import type { Mode } from '../domain/types.js';
 
 /**
- * What the delivery module needs from an upstream (docs/upstreams.md): one adapter per upstream
+ * What the delivery module needs from an upstream (docs/live-delivery.md): one adapter per upstream
  * submits one attempt under its reference, follows it (status by the upstream's transaction id,
  * lookup by our reference) and classifies every answer. An adapter never throws for what the
  * upstream said or did not say: a timeout, a reset connection, a 5xx or a body it cannot read is
@@ -14,7 +14,7 @@ export const UPSTREAM_NAMES = ['hubtel', 'reloadly', 'dtone'] as const;
 export type UpstreamName = (typeof UPSTREAM_NAMES)[number];
 
 /**
- * One way of delivering a data package (docs/upstreams.md, "Routes"). Money in pesewas: `amount`
+ * One way of delivering a data package (docs/live-delivery.md, "Routes"). Money in pesewas: `amount`
  * is what the upstream is asked for (Hubtel: the bundle's Amount; Reloadly: the local amount),
  * `cost` what the route costs the platform when the upstream's answer does not say.
  */
@@ -53,7 +53,7 @@ export interface AttemptHandle<R extends Route = Route> {
 }
 
 /**
- * Every answer of an upstream, classified (docs/upstreams.md §3):
+ * Every answer of an upstream, classified (docs/live-delivery.md, "One delivery, many attempts"):
  * - `accepted`: the upstream took it and has not finished; follow by callback and status checks.
  *   `cost` (pesewas) when the answer already says what it will cost in GHS (Hubtel's commission).
  * - `completed`: delivered. `cost` in pesewas when the upstream reported it in GHS.

@@ -45,7 +45,7 @@ const SeedDataPackage = Type.Object(
     status: Type.Union([Type.Literal('Active'), Type.Literal('Inactive')]),
     price: Ghs,
     rolePrices: Type.Optional(RolePrices),
-    /** The package's routes to the upstreams (docs/upstreams.md §2), read by readRouteList, which names a bad one. */
+    /** The package's routes to the upstreams (docs/live-delivery.md, "Routes"), read by readRouteList, which names a bad one. */
     routes: Type.Optional(Type.Unknown()),
   },
   { additionalProperties: false },

@@ -4,7 +4,7 @@ import type { ProviderName, UpstreamAnswer } from '../providers/types.js';
  * Per upstream, in this worker: at most `concurrency` calls in flight (a slow upstream cannot take
  * every connection), and a breaker: `failures` calls in a row that proved nothing (timeouts, 5xx,
  * resets) rest the upstream for new submissions for `coolMs`; an insufficient-float refusal rests it
- * at once (docs/upstreams.md §3 and §5). Attempts it already has keep being followed there.
+ * at once (docs/live-delivery.md, "One delivery, many attempts"). Attempts it already has keep being followed there.
  */
 export interface GateOptions {
   concurrency: number;

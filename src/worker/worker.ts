@@ -40,7 +40,7 @@ export interface WorkerDeps {
   providers: Providers;
   /** Per-upstream concurrency and breaker (PROVIDER_CONCURRENCY, PROVIDER_BREAKER_*). */
   gate?: GateOptions;
-  /** Where each upstream calls back, or null (docs/upstreams.md §4). */
+  /** Where each upstream calls back, or null (docs/live-delivery.md, "Callbacks"). */
   callbackUrl?: (provider: ProviderName) => string | null;
   log: WorkerLogger;
   clock?: Clock;

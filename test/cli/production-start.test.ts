@@ -6,7 +6,7 @@ import { createTestApp, TEST_DIALECT, type TestApp } from '../support/app.js';
 import { cliEnv, runCli, spawnCli, type CliProcess } from '../support/cli.js';
 
 /**
- * docs/upstreams.md §2: with NODE_ENV=production and not LIVE_SANDBOX, `serve` and `worker` refuse
+ * docs/live-delivery.md, "Routes": with NODE_ENV=production and not LIVE_SANDBOX, `serve` and `worker` refuse
  * to start while an active data package has no usable route, in one line naming the packages; with
  * LIVE_SANDBOX=true, or once every active package has a route to an enabled upstream, they start,
  * and the start-up log says which routes are skipped and which packages go to the sandbox.

@@ -20,7 +20,7 @@ const BUDGET = {
   // queues its webhook deliveries: two statements more per delivery on SQLite, no round trip more
   // on PostgreSQL (they go out with the settlement's other writes).
   // Since 2026-11-26 a delivery goes through a provider attempt, recorded before its call
-  // (docs/upstreams.md, "One delivery, many attempts"); counted, the delivery of three went from 85
+  // (docs/live-delivery.md, "One delivery, many attempts"); counted, the delivery of three went from 85
   // to 107 on SQLite and from 46 to 61 on PostgreSQL:
   // - the plan reads the batch's attempts at each step and the routes of its packages at the
   //   submission: 3 more on both;

@@ -146,15 +146,15 @@ function problemsOf(doc: string): string[] {
 describe('the repository paths the documents name exist', () => {
   test('the scan finds what it should, and tells a path that exists from one that does not', () => {
     const sample = [
-      'See [retrying](errors.md#retrying-safely), `src/modules/orders/purchases.ts` and src/modules/<name>/,',
-      'settlement in `orders/deliveries.ts`, `dist/cli/index.js`; GET http://127.0.0.1:8080/docs is no path.',
+      'See [retrying](errors.md#retrying-safely), `src/modules/data-bundles/service.ts` and src/modules/<name>/,',
+      'settlement in `deliveries/service.ts`, `dist/cli/index.js`; GET http://127.0.0.1:8080/docs is no path.',
     ].join('\n');
     const { paths, links } = namedPaths(sample);
     assert.deepEqual([...new Set(paths.map((p) => p.path))].sort(), [
+      'deliveries/service.ts',
       'dist/cli/index.js',
-      'orders/deliveries.ts',
       'src/modules/<name>/',
-      'src/modules/orders/purchases.ts',
+      'src/modules/data-bundles/service.ts',
     ]);
     assert.deepEqual(links, [{ line: 1, path: 'errors.md#retrying-safely' }]);
     for (const { path: named } of paths) assert.ok(resolves('docs/api.md', named), named);

@@ -9,7 +9,7 @@ import { enabledProviders } from '../../src/providers/index.js';
 import { staffActor } from '../support/actor.js';
 import { createTestApp, TEST_DIALECT, type TestApp } from '../support/app.js';
 
-/** The example of docs/upstreams.md §2, as the seed file, the CLI and the console carry it (GHS). */
+/** The example of docs/live-delivery.md, "Routes", as the seed file, the CLI and the console carry it (GHS). */
 const EXAMPLE = [
   { provider: 'hubtel', serviceId: 'b230733cd56b4a0fad820e39f66bc27c', bundle: 'DATA10', amount: 10.0 },
   { provider: 'reloadly', operatorId: 643, amount: 10.0, cost: 9.35 },
@@ -20,7 +20,7 @@ const EXAMPLE = [
 const PRODUCTION = { NODE_ENV: 'production', CREDENTIALS_KEY: randomBytes(32).toString('base64') };
 const DTONE = { DTONE_API_KEY: 'key', DTONE_API_SECRET: 'secret' };
 
-describe('a route list in its wire form (docs/upstreams.md §2)', () => {
+describe('a route list in its wire form (docs/live-delivery.md, "Routes")', () => {
   test('the example reads into routes in pesewas, in order, and back', () => {
     const routes = readRouteList(EXAMPLE);
     assert.deepEqual(routes, [
@@ -78,7 +78,7 @@ describe('a route list in its wire form (docs/upstreams.md §2)', () => {
   }
 });
 
-describe('enabled providers: from the configuration (docs/upstreams.md §1)', () => {
+describe('enabled providers: from the configuration (docs/live-delivery.md, "Providers")', () => {
   test('the sandbox outside production (LIVE_SANDBOX defaults to true there), nothing in production', () => {
     assert.deepEqual([...enabledProviders(loadConfig({}))], ['sandbox']);
     assert.deepEqual([...enabledProviders(loadConfig(PRODUCTION))], []);

@@ -9,7 +9,7 @@ import { startReceiver } from '../support/receiver.js';
 import { waitFor } from '../support/wait.js';
 
 /**
- * The DT One adapter against the DT One simulator over loopback (docs/upstreams.md §3 and Appendix
+ * The DT One adapter against the DT One simulator over loopback (docs/live-delivery.md, "One delivery, many attempts" and Appendix
  * A): every answer class, the lookups that make an unknown answer safe, the callbacks and the
  * balance; then, against a scripted upstream, the answers the simulator never gives (rate limits,
  * unreadable bodies, the other documented shapes).

@@ -11,7 +11,7 @@ import { startReceiver, type Receiver } from '../support/receiver.js';
 import { waitFor } from '../support/wait.js';
 
 /**
- * The Hubtel adapter against its simulator, over real HTTP on loopback (docs/upstreams.md §3 and
+ * The Hubtel adapter against its simulator, over real HTTP on loopback (docs/live-delivery.md, "One delivery, many attempts" and
  * Appendix A): every answer class, what the simulator counted and delivered, and the callbacks it
  * sent. No database.
  */

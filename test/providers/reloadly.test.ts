@@ -11,7 +11,7 @@ import { waitFor } from '../support/wait.js';
 
 /**
  * The Reloadly adapter against its simulator, over real HTTP on loopback: every class of answer of
- * docs/upstreams.md §3 from Appendix A's bodies and codes, the token's life, the signed callbacks.
+ * docs/live-delivery.md, "One delivery, many attempts" from Appendix A's bodies and codes, the token's life, the signed callbacks.
  * No database: the adapter only classifies. Each test uses its own numbers and references.
  */
 

@@ -54,7 +54,7 @@ export const ROUTES: RouteCase[] = [
   // The API reference page (Scalar) and its script, served from the installed package.
   { method: 'GET', url: '/docs/', kind: 'public' },
   { method: 'GET', url: '/docs/js/scalar.js', kind: 'public' },
-  // Upstreams' callbacks: no API key, a signature or a path token instead (test/upstreams/callbacks.test.ts).
+  // Upstreams' callbacks: no API key, a signature or a path token instead (test/upstreams/).
   { method: 'POST', url: '/callbacks/reloadly', kind: 'public' },
   { method: 'POST', url: '/callbacks/hubtel/:token', kind: 'public' },
   { method: 'POST', url: '/callbacks/dtone/:token', kind: 'public' },

@@ -63,7 +63,7 @@ test('every sandbox test number ends in exactly one outcome with the right money
   const submissions = await t.database.db.selectFrom('sandbox_submissions').selectAll().execute();
   const byNumber = new Map(submissions.map((s) => [s.msisdn, s]));
   // The answer timed out after the sandbox took it: the worker looked the reference up and found it,
-  // so it never submitted again (docs/upstreams.md, "One delivery, many attempts").
+  // so it never submitted again (docs/live-delivery.md, "One delivery, many attempts").
   assert.equal(byNumber.get('233244940003')?.submit_calls, 1, 'taken once, found by lookup: one delivery');
   assert.ok(Number(byNumber.get('233244940004')?.poll_calls) >= 2, 'a 5xx on the first poll, then the outcome');
   assert.equal(byNumber.has('233244940002'), false, 'a refused number is never taken');

@@ -34,7 +34,7 @@ export function demoEnvironment(env: NodeJS.ProcessEnv): { env: NodeJS.ProcessEn
 export const DEMO_FAILOVER_NUMBER = '0244000777';
 
 /**
- * The demo's upstreams: a simulator of Hubtel, Reloadly and DT One each (docs/upstreams.md,
+ * The demo's upstreams: a simulator of Hubtel, Reloadly and DT One each (docs/live-delivery.md,
  * "Simulators"), on loopback, calling back to the demo; the demo seed routes its MTN packages
  * through them. Returns the environment that enables them, and the simulators to stop.
  */

@@ -62,7 +62,7 @@ async function readRoutesFile(file: string): Promise<Route[]> {
 }
 
 export function register(program: Command): void {
-  const routes = program.command('routes').description("data packages' routes to the upstreams (docs/upstreams.md §2)");
+  const routes = program.command('routes').description("data packages' routes to the upstreams (docs/live-delivery.md, Routes)");
 
   routes
     .command('list')
@@ -98,7 +98,7 @@ export function register(program: Command): void {
   routes
     .command('set')
     .argument('<packageId>', 'the data package')
-    .argument('<file>', 'a JSON file holding the list of routes, first tried first (the format is in docs/upstreams.md §2)')
+    .argument('<file>', 'a JSON file holding the list of routes, first tried first (the format is in docs/live-delivery.md, "Routes")')
     .description("replace a data package's routes (recorded in the audit trail); prints the new list")
     .action(async (packageId: string, file: string) => {
       const list = await readRoutesFile(file);

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Real upstreams (docs/upstreams.md): the routes of each data package, in order, and one row per
+ * Real upstreams (docs/live-delivery.md): the routes of each data package, in order, and one row per
  * submission to an upstream (a provider attempt), written before the call with the reference the
  * upstream receives, so that after a crash the attempt can still be looked up there.
  */

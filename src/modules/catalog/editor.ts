@@ -29,7 +29,7 @@ function checkPrice(what: string, pesewas: number): void {
 }
 
 /**
- * What staff change on a data package outside the seed file (docs/console.md, "Packages"): its
+ * What staff change on a data package outside the seed file (docs/console.md, "Pages"): its
  * price, role prices and status, audited as `package.update` in the unit of the change, with the
  * catalog version bumped there too, so that every API process shows the new price on its next
  * request. A package is not activated without a usable route where one is required

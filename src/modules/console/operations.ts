@@ -157,8 +157,7 @@ export class ConsoleOperations {
   }
 
   /**
-   * An admin settles an open delivery by hand after checking with the upstream (docs/upstreams.md
-   * §3, "needs attention"): the same settlement and events as the worker's.
+   * An admin settles an open delivery by hand after checking with the upstream (docs/live-delivery.md, "One delivery, many attempts"): the same settlement and events as the worker's.
    */
   resolveDelivery(actor: Actor, r: { order: string; msisdn?: string; outcome: 'completed' | 'failed'; reason: string }) {
     return this.refusalRecorded(actor, 'order.resolve', { type: 'order', id: r.order }, { outcome: r.outcome, reason: r.reason }, () =>

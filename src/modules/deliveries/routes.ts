@@ -17,7 +17,7 @@ export interface CallbackRouteOptions {
   log: { info(obj: object, msg?: string): void; warn(obj: object, msg?: string): void };
 }
 
-/** Callback bodies are small JSON objects (docs/upstreams.md §4). */
+/** Callback bodies are small JSON objects (docs/live-delivery.md, "Callbacks"). */
 const CALLBACK_BODY_LIMIT = 64 * 1024;
 const CallbackBody = Type.Record(Type.String(), Type.Unknown());
 const Received = Type.Object({ received: Type.Boolean() });

@@ -3,7 +3,7 @@ import type { Mode } from '../../domain/types.js';
 import type { ProviderName, Route } from '../../providers/types.js';
 
 /**
- * Which route a delivery takes next (docs/upstreams.md, "Routes" and "One delivery, many attempts").
+ * Which route a delivery takes next (docs/live-delivery.md, "Routes" and "One delivery, many attempts").
  * Pure: the caller reads the package's routes, the attempts so far and which upstreams are enabled
  * and which are resting behind their breaker.
  */

@@ -5,7 +5,7 @@ import { fromGhs, toGhs } from '../../lib/money.js';
 import { PROVIDER_NAMES, type ProviderName, type Route } from '../../providers/types.js';
 
 /**
- * A data package's routes in their wire form (docs/upstreams.md §2): what the seed file, the CLI's
+ * A data package's routes in their wire form (docs/live-delivery.md, "Routes"): what the seed file, the CLI's
  * routes file and the console's form carry. Money in GHS here; a stored `Route` holds pesewas.
  */
 

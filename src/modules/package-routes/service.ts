@@ -53,7 +53,7 @@ export interface RouteChange {
 }
 
 /**
- * A data package's routes (docs/upstreams.md §2): read by the delivery module and the staff tools,
+ * A data package's routes (docs/live-delivery.md, "Routes"): read by the delivery module and the staff tools,
  * replaced by the seed import (its own unit), the CLI and the console (audited in the unit of the
  * change).
  */

@@ -27,7 +27,7 @@ function names(list: readonly string[]): string {
 }
 
 /**
- * What `serve` and `worker` check before they start (docs/upstreams.md §2): with NODE_ENV=production
+ * What `serve` and `worker` check before they start (docs/live-delivery.md, "Routes"): with NODE_ENV=production
  * and not LIVE_SANDBOX, every active data package needs a usable route, or the process refuses to
  * start naming them; otherwise the start-up log says which routes are skipped and which packages'
  * live orders go to the sandbox.

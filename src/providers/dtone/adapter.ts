@@ -12,7 +12,7 @@ const MAX_LOOKUP_PAGES = 20;
 const TRANSACTION_NOT_FOUND = 1008004;
 
 /**
- * DT One DVS v1 (docs/upstreams.md, Appendix A): a transaction per attempt, created and confirmed in
+ * DT One DVS v1 (docs/upstream-apis.md): a transaction per attempt, created and confirmed in
  * one asynchronous call under our reference as `external_id`, followed by its id, found again by
  * `GET /transactions?external_id=`. Basic auth with the API key and secret on every call.
  */

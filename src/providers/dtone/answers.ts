@@ -2,7 +2,7 @@ import { field, ghsToPesewas, numberField, stringField } from '../http.js';
 import type { CheckAnswer, SubmitAnswer } from '../types.js';
 
 /**
- * How DT One's answers read (docs/upstreams.md, Appendix A "DT One DVS v1"): a transaction's status
+ * How DT One's answers read (docs/upstream-apis.md, "DT One DVS v1"): a transaction's status
  * class decides, its status message gives the reason; an error body's codes decide when there is
  * no transaction. Pure functions of the parsed body, so the adapter only moves bytes.
  */

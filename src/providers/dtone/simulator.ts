@@ -17,7 +17,7 @@ import {
 } from '../simulator-kit.js';
 
 /**
- * A DT One DVS v1 stand-in (docs/upstreams.md, Appendix A), for tests, staging and
+ * A DT One DVS v1 stand-in (docs/upstream-apis.md), for tests, staging and
  * `cli simulate dtone --port <n>`. Under /v1: `POST /async/transactions` (201 with the transaction),
  * `GET /transactions/{id}`, `GET /transactions?external_id=&from_date=&to_date=&page=&per_page=`
  * (an array, paged by the X-Total / X-Next-Page headers, per_page ≤ 100) and `GET /balances`.
@@ -41,7 +41,7 @@ export interface DtoneSimulatedProduct {
   fee?: number;
 }
 
-/** 35211 is the example route of docs/upstreams.md; 35299 is priced in USD (its cost is not read). */
+/** 35211 is the example route of docs/live-delivery.md; 35299 is priced in USD (its cost is not read). */
 export const DTONE_SIMULATOR_PRODUCTS: Readonly<Record<number, DtoneSimulatedProduct>> = {
   35211: { amount: 9.5 },
   35212: { amount: 19, fee: 0.25 },

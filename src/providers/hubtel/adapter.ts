@@ -19,7 +19,7 @@ export interface HubtelAdapterOptions {
 }
 
 /**
- * Hubtel Commission Services (docs/upstreams.md, Appendix A). A submission reads the number's bundle
+ * Hubtel Commission Services (docs/upstream-apis.md). A submission reads the number's bundle
  * list first and buys only when the route's bundle is listed at the route's price; the purchase's
  * ClientReference is the attempt's reference. Status and lookup are one call: Hubtel's status
  * endpoint, by ClientReference. Every answer is classified in answers.ts; nothing here throws for
@@ -96,7 +96,7 @@ export class HubtelAdapter implements UpstreamAdapter<HubtelRoute> {
 
 /**
  * Whom a Hubtel callback is about: `Data.ClientReference` (our reference) and `Data.TransactionId`.
- * Hubtel's callbacks are unsigned: they only make the status check due (docs/upstreams.md §4).
+ * Hubtel's callbacks are unsigned: they only make the status check due (docs/live-delivery.md, "Callbacks").
  */
 export function readHubtelCallback(body: unknown): CallbackSubject | null {
   // Tolerant: a body without Data is read at its top level.

@@ -3,7 +3,7 @@ import type { CheckAnswer, RouteOf, SubmitAnswer } from '../types.js';
 import { HUBTEL_CODES, type HubtelBundle, hubtelField, hubtelNumber, hubtelString, messageOf, readBundleList, responseCodeOf } from './wire.js';
 
 /**
- * Hubtel's answers, classified into the answer classes of types.ts (docs/upstreams.md §3 and
+ * Hubtel's answers, classified into the answer classes of types.ts (docs/live-delivery.md, "One delivery, many attempts" and
  * Appendix A). Pure functions of what came back: the adapter makes the calls. The body's response
  * code decides, not the HTTP status that carries it; an answer without a code we know is `unknown`
  * wherever Hubtel may have taken the purchase.

@@ -17,7 +17,7 @@ import {
 import { HUBTEL_CODES, HUBTEL_DATA_SERVICES, type HubtelBundle, hubtelField, hubtelNumber, hubtelString } from './wire.js';
 
 /**
- * A Hubtel Commission Services stand-in for tests, staging and `cli simulate hubtel` (docs/upstreams.md,
+ * A Hubtel Commission Services stand-in for tests, staging and `cli simulate hubtel` (docs/live-delivery.md,
  * Appendix A): a real HTTP server speaking Hubtel's paths, bodies and codes, driven by the behaviour
  * switches of simulator-kit.ts like the other upstream simulators.
  *

@@ -1,7 +1,7 @@
 import { field, numberField, stringField } from '../http.js';
 
 /**
- * Hubtel Commission Services as it speaks on the wire (docs/upstreams.md, Appendix A): the data
+ * Hubtel Commission Services as it speaks on the wire (docs/upstream-apis.md): the data
  * service ids, the response codes, and tolerant readers of its bodies. Shared by the adapter and
  * the simulator, so that both read and write the same shapes.
  */

@@ -33,7 +33,7 @@ const LOOKUP_PAGE_SIZE = 50;
 const LOOKUP_MAX_PAGES = 10;
 
 /**
- * Reloadly Top-ups (docs/upstreams.md §3 and Appendix A): an attempt is an async top-up of the
+ * Reloadly Top-ups (docs/upstream-apis.md): an attempt is an async top-up of the
  * route's local amount under our reference (`customIdentifier`), followed by its status by
  * transaction id and found by reference in the transactions report. Every answer is classified,
  * nothing the upstream does or says makes it throw. Reloadly's callback URL is set in its dashboard,

@@ -1,5 +1,5 @@
 /**
- * Reloadly Top-ups, the wire details the adapter and the simulator share (docs/upstreams.md,
+ * Reloadly Top-ups, the wire details the adapter and the simulator share (docs/live-delivery.md,
  * Appendix A, read against Reloadly's published OpenAPI and SDKs: where they differ, the adapter
  * accepts both shapes).
  */

@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /**
- * Reloadly's signed callbacks (docs/upstreams.md, Appendix A): `X-Reloadly-Signature` is the hex
+ * Reloadly's signed callbacks (docs/upstream-apis.md): `X-Reloadly-Signature` is the hex
  * HMAC-SHA256, keyed with the webhook secret from Reloadly's dashboard, of `<raw body>:<timestamp>`,
  * the timestamp being the `X-Reloadly-Request-Timestamp` header as sent.
  *

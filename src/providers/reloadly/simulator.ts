@@ -18,7 +18,7 @@ import { TOPUPS_MEDIA_TYPE, parseReportDate, reportDate, type TransactionStatus 
 import { RELOADLY_SIGNATURE_HEADER, RELOADLY_TIMESTAMP_HEADER, signReloadlyCallback } from './signature.js';
 
 /**
- * A Reloadly Top-ups stand-in for tests, staging and `cli simulate reloadly` (docs/upstreams.md,
+ * A Reloadly Top-ups stand-in for tests, staging and `cli simulate reloadly` (docs/live-delivery.md,
  * Appendix A): it serves the auth endpoint and the Top-ups API on one address, so RELOADLY_AUTH_URL
  * and RELOADLY_API_URL both point at it.
  *

@@ -12,7 +12,7 @@ const RENEW_MARGIN_MS = 60_000;
 const RENEW_MARGIN_SHARE = 0.1;
 
 /**
- * Reloadly's OAuth client-credentials token (docs/upstreams.md §3, "Token expiry"), shared by every
+ * Reloadly's OAuth client-credentials token (docs/live-delivery.md, "One delivery, many attempts"), shared by every
  * call of one adapter: fetched once for any number of concurrent callers, reused until shortly
  * before `expires_in`, and dropped when the API says it is no longer valid. A failure is not cached:
  * the next caller asks again.

@@ -15,7 +15,7 @@ export interface StuckLine {
   nextStep: string;
 }
 
-/** A delivery whose upstream may have delivered and will not say (docs/upstreams.md §3). */
+/** A delivery whose upstream may have delivered and will not say (docs/live-delivery.md, "One delivery, many attempts"). */
 export interface AttentionLine {
   orderId: string;
   shortReference: string;
