@@ -116,6 +116,16 @@ export class Statements {
     return { sql: compiled.sql, parameters: bindSlots(compiled, [...columns.map((c) => record[c] ?? null), id]) };
   }
 
+  /**
+   * A statement whose shape takes a few values (the columns an update sets, the length of an `in`
+   * list): compiled once per `key`, which must name the shape. `build` receives one placeholder per
+   * value of `args`, used as plain values as in prepare().
+   */
+  shaped<Row>(key: string, args: readonly unknown[], build: (qb: Kysely<DB>, args: readonly unknown[]) => Compilable<Row>): Bound<Row> {
+    const compiled = this.shape(key, () => build(this.builder, placeholders<unknown[]>(args.length)));
+    return { sql: compiled.sql, parameters: bindSlots(compiled, args) };
+  }
+
   /** A query whose shape varies (an `in` list, a multi-row insert), compiled for this one call. */
   once<Row>(query: Compilable<Row>): Bound<Row> {
     const compiled = query.compile();

@@ -23,6 +23,11 @@ export function newId(prefix: string): string {
   return `${prefix}_${ulid().toLowerCase()}`;
 }
 
+/** A ULID as it is written: 26 capitals and digits, time-ordered (same source as newId). */
+export function newUlid(): string {
+  return ulid();
+}
+
 /** Digits and capitals a person cannot misread or mishear: no 0/O, no 1/I/L. */
 export const REFERENCE_ALPHABET = '23456789ABCDEFGHJKMNPQRSTUVWXYZ';
 const REFERENCE_RANDOM_LENGTH = 8;

@@ -54,7 +54,7 @@ describe('worker: submission and settlement through the sandbox (docs/order-life
     assert.equal(await worker.runOnce(), 1);
     const item = await itemOf(orderId);
     assert.equal(item.status, 'processing');
-    // The item carries the reference of the attempt the upstream accepted (docs/upstreams.md, "One delivery, many attempts").
+    // The item carries the reference of the attempt the upstream accepted (docs/live-delivery.md, "One delivery, many attempts").
     const [submitted] = await attemptsOf(item.id);
     assert.ok(submitted);
     assert.equal(item.provider_ref, submitted.reference);
@@ -141,6 +141,8 @@ describe('worker: submission and settlement through the sandbox (docs/order-life
       route: routeOf(attempt),
       transactionId: attempt.provider_transaction_id,
       createdAt: Number(attempt.created_at),
+      cost: attempt.cost,
+      submittedAt: attempt.submitted_at,
       itemId: item.id,
       orderId,
       itemAttempt: Number(item.attempt),

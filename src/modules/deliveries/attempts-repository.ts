@@ -1,10 +1,11 @@
 import type { Database } from '../../db/connection.js';
 import type { AttemptStatus, ProviderAttemptRow } from '../../db/schema.js';
+import type { Statements } from '../../db/statements.js';
 import type { Tx } from '../../db/unit-of-work.js';
 import type { ProviderName, Route } from '../../providers/types.js';
 
 /**
- * Provider attempts (docs/upstreams.md, "One delivery, many attempts") and the routes they follow.
+ * Provider attempts (docs/live-delivery.md, "One delivery, many attempts") and the routes they follow.
  * An attempt row is written before its call; its status moves only forward, behind guarded updates.
  */
 
@@ -49,8 +50,26 @@ export function routeOf(row: Pick<ProviderAttemptRow, 'route'>): Route {
 
 const OPEN_ATTEMPT: AttemptStatus[] = ['pending', 'unknown'];
 
+function attemptStatements(sql: Statements) {
+  return {
+    ofItemCharge: sql.prepare((qb, itemId: string, itemAttempt: number) =>
+      qb
+        .selectFrom('provider_attempts')
+        .selectAll()
+        .where('order_item_id', '=', itemId)
+        .where('item_attempt', '=', itemAttempt)
+        .orderBy('created_at')
+        .orderBy('reference'),
+    ),
+  };
+}
+
 export class AttemptRepository {
-  constructor(private readonly database: Database) {}
+  private readonly q: ReturnType<typeof attemptStatements>;
+
+  constructor(private readonly database: Database) {
+    this.q = attemptStatements(database.statements);
+  }
 
   /** Every attempt of these items' current charges, oldest first, by item id. */
   async ofItems(items: readonly { id: string; attempt: number }[]): Promise<Map<string, ProviderAttemptRow[]>> {
@@ -79,15 +98,7 @@ export class AttemptRepository {
 
   /** The attempts of one item's charge, in the unit (after its order is locked). */
   async ofItemInUnit(tx: Tx, itemId: string, itemAttempt: number): Promise<ProviderAttemptRow[]> {
-    const { rows } = await tx.execute(
-      tx.qb
-        .selectFrom('provider_attempts')
-        .selectAll()
-        .where('order_item_id', '=', itemId)
-        .where('item_attempt', '=', itemAttempt)
-        .orderBy('created_at')
-        .orderBy('reference'),
-    );
+    const { rows } = await tx.execute(this.q.ofItemCharge(itemId, itemAttempt));
     return rows.map(normalise);
   }
 
@@ -120,21 +131,29 @@ export class AttemptRepository {
 
   /** Moves an attempt on, only from one of `from`; false when it had already moved. */
   async change(tx: Tx, reference: string, from: readonly AttemptStatus[], change: AttemptChange): Promise<boolean> {
-    const query = tx.qb
-      .updateTable('provider_attempts')
-      .set({
-        status: change.status,
-        ...(change.transactionId ? { provider_transaction_id: change.transactionId } : {}),
-        ...(change.cost !== undefined ? { cost: change.cost } : {}),
-        ...(change.message !== undefined ? { message: change.message === null ? null : change.message.slice(0, 500) } : {}),
-        ...(change.submittedAt !== undefined ? { submitted_at: change.submittedAt } : {}),
-        ...(change.resolvedAt !== undefined ? { resolved_at: change.resolvedAt } : {}),
-        ...(change.retryAt !== undefined ? { retry_at: change.retryAt } : {}),
-        ...(change.resolvedBy !== undefined ? { resolved_by: change.resolvedBy } : {}),
-      })
-      .where('reference', '=', reference)
-      .where('status', 'in', [...from]);
-    return Number((await tx.execute(query)).numAffectedRows ?? 0) > 0;
+    const set: Record<string, unknown> = {
+      status: change.status,
+      ...(change.transactionId ? { provider_transaction_id: change.transactionId } : {}),
+      ...(change.cost !== undefined ? { cost: change.cost } : {}),
+      ...(change.message !== undefined ? { message: change.message === null ? null : change.message.slice(0, 500) } : {}),
+      ...(change.submittedAt !== undefined ? { submitted_at: change.submittedAt } : {}),
+      ...(change.resolvedAt !== undefined ? { resolved_at: change.resolvedAt } : {}),
+      ...(change.retryAt !== undefined ? { retry_at: change.retryAt } : {}),
+      ...(change.resolvedBy !== undefined ? { resolved_by: change.resolvedBy } : {}),
+    };
+    const columns = Object.keys(set);
+    // Compiled once per set of columns and number of statuses left from (a handful of shapes).
+    const statement = this.database.statements.shaped(
+      `provider_attempts change ${columns.join(',')} from ${from.length}`,
+      [...columns.map((c) => set[c]), reference, ...from],
+      (qb, args) =>
+        qb
+          .updateTable('provider_attempts')
+          .set(Object.fromEntries(columns.map((c, i) => [c, args[i]])))
+          .where('reference', '=', args[columns.length] as string)
+          .where('status', 'in', args.slice(columns.length + 1) as AttemptStatus[]),
+    );
+    return Number((await tx.execute(statement)).numAffectedRows ?? 0) > 0;
   }
 
   /** The attempt a callback names: by our reference, or by the upstream's transaction id. */

@@ -19,7 +19,7 @@ import type { PackageRouteRepository } from '../package-routes/repository.js';
 import { chooseRoute } from './routing.js';
 
 /**
- * Delivering a data bundle after the purchase (docs/upstreams.md, docs/order-lifecycle.md): which
+ * Delivering a data bundle after the purchase (docs/live-delivery.md, docs/order-lifecycle.md): which
  * upstream gets which attempt, what each answer means, and the settlement. The worker schedules and
  * calls; this module decides. Each decision is one unit of work that locks the parent order first
  * (one lock order everywhere: order, item, wallet, outbox), so concurrent settlements of one bulk
@@ -51,6 +51,14 @@ export interface AttemptCall {
   route: Route;
   transactionId: string | null;
   createdAt: number;
+  /**
+   * The attempt's cost and submission time as the plan read them (null for a new attempt). Only
+   * this step's answer can change them while the worker holds the row, so recording the answer need
+   * not read the attempt again; a change by anyone else moves its status, and the guarded update
+   * then finds it stale.
+   */
+  cost: number | null;
+  submittedAt: number | null;
   itemId: string;
   orderId: string;
   itemAttempt: number;
@@ -210,7 +218,15 @@ export class DeliveryService {
           kind: 'call',
           attempt: callOf(
             item,
-            { reference: attempt.reference, provider: choice.route.provider, route: JSON.stringify(choice.route), provider_transaction_id: null, created_at: now },
+            {
+              reference: attempt.reference,
+              provider: choice.route.provider,
+              route: JSON.stringify(choice.route),
+              provider_transaction_id: null,
+              created_at: now,
+              cost: null,
+              submitted_at: null,
+            },
             'submit',
           ),
         });
@@ -225,7 +241,7 @@ export class DeliveryService {
   }
 
   /**
-   * Records one answer of an upstream and decides what follows (docs/upstreams.md §3), in one unit:
+   * Records one answer of an upstream and decides what follows (docs/live-delivery.md, "One delivery, many attempts"), in one unit:
    * accepted → follow it; completed → settle; refused or failed → settle failed for a number
    * problem, else the next route; unknown → ask the same upstream again later; absent (a lookup
    * proved it never arrived) → submit it again with the same reference.
@@ -234,38 +250,23 @@ export class DeliveryService {
     const { attempt, answer } = r;
     const now = this.clock();
     return this.database.unit(async (tx): Promise<AnswerEffect> => {
+      // An acceptance moves no money: it needs the order's lock, not its row.
+      if (answer.class === 'accepted') return this.follow(tx, r, answer, now);
       const order = await this.orders.lockWithWallet(tx, attempt.orderId);
       if (!order) return { kind: 'stale' };
       switch (answer.class) {
-        case 'accepted': {
-          const nextAt = now + Math.max(answer.checkAfterMs ?? r.checkEveryMs, 10);
-          if (!(await this.outbox.markSubmitted(tx, r.outboxId, r.workerId, nextAt))) return { kind: 'stale' };
-          // Still in flight at a status check: only the next check to schedule.
-          if (attempt.call === 'check') return { kind: 'following', nextAt };
-          const moved = await this.attempts.change(tx, attempt.reference, FOLLOWABLE, {
-            status: 'accepted',
-            transactionId: answer.transactionId,
-            ...(answer.cost === undefined ? {} : { cost: answer.cost }),
-            submittedAt: now,
-          });
-          if (!moved) return { kind: 'stale' };
-          await this.orders.markItemRouted(tx, { itemId: attempt.itemId, attempt: attempt.itemAttempt, providerRef: attempt.reference, now });
-          this.orders.markOrderSubmitted(tx, order.id, now);
-          return { kind: 'following', nextAt };
-        }
         case 'completed': {
-          const row = (await this.attempts.ofItemInUnit(tx, attempt.itemId, attempt.itemAttempt)).find((a) => a.reference === attempt.reference);
-          const cost = answer.cost ?? row?.cost ?? attempt.route.cost ?? null;
+          const firstAnswer = attempt.submittedAt === null;
           const moved = await this.attempts.change(tx, attempt.reference, FOLLOWABLE, {
             status: 'completed',
             transactionId: answer.transactionId,
-            cost,
+            cost: answer.cost ?? attempt.cost ?? attempt.route.cost ?? null,
             message: answer.message ?? null,
             resolvedAt: now,
-            ...(row?.submitted_at === null ? { submittedAt: now } : {}),
+            ...(firstAnswer ? { submittedAt: now } : {}),
           });
           if (!moved) return { kind: 'stale' };
-          if (row?.submitted_at === null) {
+          if (firstAnswer) {
             // Completed at its first answer that the upstream had it (a lookup after a crash or a
             // timeout, or an upstream that completes at once): the item takes the reference and the
             // item and order their submission time, as an acceptance would have given them.
@@ -311,6 +312,26 @@ export class DeliveryService {
     });
   }
 
+  /** The upstream has the attempt and has not finished: follow it (the next status check), in the order's lock. */
+  private async follow(tx: Tx, r: AnswerRecord, answer: Extract<UpstreamAnswer, { class: 'accepted' }>, now: number): Promise<AnswerEffect> {
+    const { attempt } = r;
+    await this.orders.holdLock(tx, attempt.orderId);
+    const nextAt = now + Math.max(answer.checkAfterMs ?? r.checkEveryMs, 10);
+    if (!(await this.outbox.markSubmitted(tx, r.outboxId, r.workerId, nextAt))) return { kind: 'stale' };
+    // Still in flight at a status check: only the next check to schedule.
+    if (attempt.call === 'check') return { kind: 'following', nextAt };
+    const moved = await this.attempts.change(tx, attempt.reference, FOLLOWABLE, {
+      status: 'accepted',
+      transactionId: answer.transactionId,
+      ...(answer.cost === undefined ? {} : { cost: answer.cost }),
+      submittedAt: now,
+    });
+    if (!moved) return { kind: 'stale' };
+    await this.orders.markItemRouted(tx, { itemId: attempt.itemId, attempt: attempt.itemAttempt, providerRef: attempt.reference, now });
+    this.orders.markOrderSubmitted(tx, attempt.orderId, now);
+    return { kind: 'following', nextAt };
+  }
+
   /** An answer that proves nothing: the attempt stays where it is (unknown unless the upstream has it), asked again later. */
   private async askAgain(tx: Tx, r: AnswerRecord, now: number, message: string): Promise<AnswerEffect> {
     const nextAt = now + r.retryInMs;
@@ -320,7 +341,7 @@ export class DeliveryService {
   }
 
   /**
-   * A callback from an upstream is a wake-up, never the verdict (docs/upstreams.md §4): the status
+   * A callback from an upstream is a wake-up, never the verdict (docs/live-delivery.md, "Callbacks"): the status
    * check of the attempt it names becomes due now. False when no attempt of ours has that name.
    */
   async wake(provider: ProviderName, subject: CallbackSubject): Promise<boolean> {
@@ -347,7 +368,7 @@ export class DeliveryService {
   }
 
   /**
-   * An admin settles an open delivery by hand (docs/upstreams.md §3, "needs attention"): delivered
+   * An admin settles an open delivery by hand (docs/live-delivery.md, "One delivery, many attempts"): delivered
    * or failed, with a reason, after checking with the upstream. The same settlement and events as
    * the worker's, and the audit row, in one unit. A bulk order names the recipient by number.
    */
@@ -545,7 +566,7 @@ function nextCall(last: ProviderAttemptRow | undefined): AttemptCall['call'] | n
 
 function callOf(
   item: ItemWithOrder,
-  attempt: Pick<ProviderAttemptRow, 'reference' | 'provider' | 'route' | 'provider_transaction_id' | 'created_at'>,
+  attempt: Pick<ProviderAttemptRow, 'reference' | 'provider' | 'route' | 'provider_transaction_id' | 'created_at' | 'cost' | 'submitted_at'>,
   call: AttemptCall['call'],
 ): AttemptCall {
   return {
@@ -555,6 +576,8 @@ function callOf(
     route: routeOf(attempt),
     transactionId: attempt.provider_transaction_id,
     createdAt: Number(attempt.created_at),
+    cost: attempt.cost === null ? null : Number(attempt.cost),
+    submittedAt: attempt.submitted_at === null ? null : Number(attempt.submitted_at),
     itemId: item.id,
     orderId: item.order_id,
     itemAttempt: Number(item.attempt),

@@ -270,14 +270,25 @@ export class OrderRepository {
         .rows;
       return row ? { amount: Number(row.amount) } : undefined;
     }
-    const query = tx.qb
-      .updateTable('order_items')
-      .set({ status: s.outcome, error_message: errorMessage, completed_at: completedAt, updated_at: s.now })
-      .where('id', '=', s.itemId)
-      .where('attempt', '=', s.attempt)
-      .where('status', 'in', s.from)
-      .returning('amount');
-    const [row] = (await tx.execute(query)).rows;
+    // Compiled once per number of statuses left from (the worker settles from pending or processing).
+    const statement = this.sql.shaped(
+      `order_items settle from ${s.from.length}`,
+      [s.outcome, errorMessage, completedAt, s.now, s.itemId, s.attempt, ...s.from],
+      (qb, args) =>
+        qb
+          .updateTable('order_items')
+          .set({
+            status: args[0] as ItemStatus,
+            error_message: args[1] as string | null,
+            completed_at: args[2] as number | null,
+            updated_at: args[3] as number,
+          })
+          .where('id', '=', args[4] as string)
+          .where('attempt', '=', args[5] as number)
+          .where('status', 'in', args.slice(6) as ItemStatus[])
+          .returning('amount'),
+    );
+    const [row] = (await tx.execute(statement)).rows;
     return row ? { amount: Number(row.amount) } : undefined;
   }
 
