@@ -20,20 +20,17 @@ const BUDGET = {
   // queues its webhook deliveries: two statements more per delivery on SQLite, no round trip more
   // on PostgreSQL (they go out with the settlement's other writes).
   // Since 2026-11-26 a delivery goes through a provider attempt, recorded before its call
-  // (docs/live-delivery.md, "One delivery, many attempts"); counted, the delivery of three went from 85
-  // to 107 on SQLite and from 46 to 61 on PostgreSQL:
+  // (docs/live-delivery.md, "One delivery, many attempts"); counted, the delivery of three went from
+  // 85 to 101 on SQLite and from 46 to 58 on PostgreSQL:
   // - the plan reads the batch's attempts at each step and the routes of its packages at the
   //   submission: 3 more on both;
   // - the batch's new attempts are inserted in one unit of their own before the calls: 7 more on
   //   SQLite (one insert, six of the group commit's, shared under load), 3 on PostgreSQL (begin,
   //   insert, commit);
-  // - recording an acceptance moves the attempt to accepted, and on SQLite now reads the order
-  //   with its wallet (PostgreSQL locked the order already): 2 more per delivery on SQLite, 1 on
-  //   PostgreSQL;
-  // - recording the completion reads the item's attempts (the cost and the submission time) and
-  //   moves the attempt to completed: 2 more per delivery on both.
-  sqlite: { purchase: 12, delivery: 107, rcPurchase: 14 },
-  postgres: { purchase: 5, delivery: 61, rcPurchase: 8 },
+  // - recording the acceptance moves the attempt to accepted: 1 more per delivery on both;
+  // - recording the completion moves the attempt to completed: 1 more per delivery on both.
+  sqlite: { purchase: 12, delivery: 101, rcPurchase: 14 },
+  postgres: { purchase: 5, delivery: 58, rcPurchase: 8 },
 };
 
 /** The SQL of every call counted since the last reset. */
