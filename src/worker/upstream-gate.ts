@@ -44,15 +44,18 @@ export class UpstreamGate {
   /** Runs `call` once a slot of `provider` is free, and counts its answer for the breaker. */
   async call<A extends UpstreamAnswer>(provider: ProviderName, call: () => Promise<A>): Promise<A> {
     const lane = this.lane(provider);
+    // A finishing call hands its slot to the first waiter (inFlight unchanged): were the slot freed
+    // first, a call starting before the woken waiter resumes would take it too, one over the cap.
     if (lane.inFlight >= this.options.concurrency) await new Promise<void>((resolve) => lane.queue.push(resolve));
-    lane.inFlight++;
+    else lane.inFlight++;
     try {
       const answer = await call();
       this.count(provider, lane, answer);
       return answer;
     } finally {
-      lane.inFlight--;
-      lane.queue.shift()?.();
+      const next = lane.queue.shift();
+      if (next) next();
+      else lane.inFlight--;
     }
   }
 
