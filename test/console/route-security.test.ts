@@ -50,8 +50,15 @@ describe('generated console route security tests (every route of test/support/co
       return res.body.data._id as string;
     };
     const completed = await buySingle(t, KEYS.superLive, '0244870051');
-    await newWorker(t).drain();
-    await waitForState(t, KEYS.superLive, completed.body.data.orderId, ['completed']);
+    // The worker runs until it has delivered: after the sandbox's acceptance the status check
+    // comes a moment later (src/modules/deliveries/service.ts), not within one drain().
+    const worker = newWorker(t);
+    worker.start();
+    try {
+      await waitForState(t, KEYS.superLive, completed.body.data.orderId, ['completed']);
+    } finally {
+      await worker.stop();
+    }
     const stuck = await buySingle(t, KEYS.superLive, '0244870052');
     const stuckOrder = stuck.body.data.orderId as string;
     await t.database.db
