@@ -3,6 +3,8 @@ import { createHmac, randomBytes } from 'node:crypto';
 import type { TestContext } from 'node:test';
 import type { ProviderAttemptRow } from '../../src/db/schema.js';
 import { startDtoneSimulator } from '../../src/providers/dtone/simulator.js';
+import { startHubtelSimulator } from '../../src/providers/hubtel/simulator.js';
+import { startReloadlySimulator } from '../../src/providers/reloadly/simulator.js';
 import type { RunningSimulator, SimulatorBehaviour, SimulatorOptions, SimulatedOutcome } from '../../src/providers/simulator-kit.js';
 import type { ProviderName, Route, UpstreamName } from '../../src/providers/types.js';
 import { createWorker } from '../../src/worker/index.js';
@@ -19,7 +21,7 @@ import { agentProfile, fixtureWith } from './seed.js';
 import { CONDITION_BUDGET_MS, PROCESS_BUDGET_MS, waitFor } from './wait.js';
 
 /**
- * End-to-end tests of the upstreams (docs/upstreams.md, issue 25): the test app listening on
+ * End-to-end tests of the upstreams (docs/live-delivery.md, issue 25): the test app listening on
  * loopback (so simulators call its callback routes over real HTTP), the upstreams' simulators on
  * loopback, the worker of src/worker/index.ts speaking to them over real HTTP, and a package whose
  * routes name them. The scenarios every upstream shares are here (`upstreamScenarios`); each
@@ -34,34 +36,29 @@ export const UPSTREAM_KEY = liveKeyOf(UPSTREAM_PROFILE);
 export const UPSTREAM_PACKAGE = 'pkg_a_1gb';
 export const UPSTREAM_PRICE = 850;
 
-/** Each upstream's route for the package in the scenarios (docs/upstreams.md, "Routes"; money in pesewas). */
+/** Each upstream's route for the package in the scenarios (docs/live-delivery.md, "Routes"; money in pesewas). */
 export const UPSTREAM_ROUTES: Record<ProviderName, Route> = {
   sandbox: { provider: 'sandbox' },
   dtone: { provider: 'dtone', productId: 35211 },
   hubtel: { provider: 'hubtel', serviceId: 'b230733cd56b4a0fad820e39f66bc27c', bundle: 'DATA10', amount: 1000 },
-  reloadly: { provider: 'reloadly', operatorId: 643, amount: 1000, cost: 980 },
+  reloadly: { provider: 'reloadly', operatorId: 643, amount: 1000 },
 };
 
-/** How each upstream's simulator is started, with funds for hundreds of orders; null while this build has none. */
-const SIMULATOR_STARTS: Record<UpstreamName, ((options: SimulatorOptions) => Promise<RunningSimulator>) | null> = {
+/** How each upstream's simulator is started, with funds for hundreds of orders. */
+const SIMULATOR_STARTS: Record<UpstreamName, (options: SimulatorOptions) => Promise<RunningSimulator>> = {
   dtone: (options) => startDtoneSimulator({ ...options, balance: 1_000_000 }),
-  hubtel: null,
-  reloadly: null,
+  hubtel: (options) => startHubtelSimulator({ ...options, prepaidBalance: 1_000_000 }),
+  reloadly: (options) => startReloadlySimulator({ ...options, openingBalance: 1_000_000 }),
 };
-
-/** Whether this build has a simulator of `name` (a test file of an upstream not merged yet skips). */
-export function hasSimulator(name: UpstreamName): boolean {
-  return SIMULATOR_STARTS[name] !== null;
-}
 
 /** What a scenario needs to know of the upstream it tests (the table of each test file). */
 export interface UpstreamCase {
   name: UpstreamName;
-  /** The upstream of route 2, where failover goes (another upstream; the sandbox while none other is in the build). */
+  /** The upstream of route 2, where failover goes (another upstream, or the sandbox). */
   second: UpstreamName | 'sandbox';
-  /** What a completed delivery costs, in pesewas (docs/upstreams.md §7), when the scenario can know it. */
+  /** What a completed delivery costs, in pesewas (margins: the route's cost when the upstream does not say), when the scenario can know it. */
   cost?: number;
-  /** The forged callbacks that must be turned away, and with which status (docs/upstreams.md §4). */
+  /** The forged callbacks that must be turned away, and with which status (docs/live-delivery.md, "Callbacks"). */
   forgeries: { credentials: CallbackCredentials; status: number }[];
 }
 
@@ -123,9 +120,7 @@ export async function startUpstreamHarness(c: TestContext, options: UpstreamHarn
   });
 
   for (const name of options.upstreams) {
-    const start = SIMULATOR_STARTS[name];
-    if (!start) throw new Error(`no ${name} simulator in this build`);
-    const sim = await start({
+    const sim = await SIMULATOR_STARTS[name]({
       behaviour: options.behaviour?.[name] ?? {},
       ...(name === 'reloadly' ? { callbackUrl: `${baseUrl}/callbacks/reloadly`, webhookSecret } : {}),
     });
@@ -351,9 +346,9 @@ function routesOf(u: UpstreamCase, failover: boolean): Pick<UpstreamHarnessOptio
 const outcome = (u: UpstreamCase, value: SimulatedOutcome, more: Partial<SimulatorBehaviour> = {}) => ({ [u.name]: { outcome: value, ...more } });
 
 /**
- * The scenarios every upstream goes through (docs/upstreams.md §3 and §4), each on a harness of
- * its own; each ends with the ledger verified. `c` is the test's context (its after hooks close
- * the harness).
+ * The scenarios every upstream goes through (docs/live-delivery.md, "One delivery, many attempts"
+ * and "Callbacks"), each on a harness of its own; each ends with the ledger verified. `c` is the
+ * test's context (its after hooks close the harness).
  */
 export const upstreamScenarios = {
   /** Taken and delivered: the order completes, the hold is spent, the upstream delivered once. */
@@ -404,7 +399,7 @@ export const upstreamScenarios = {
    */
   async completedByCallback(c: TestContext, u: UpstreamCase) {
     const pollIntervalMs = 120_000;
-    const h = await startUpstreamHarness(c, { ...routesOf(u, false), behaviour: outcome(u, 'complete', { settleMs: 1000 }), worker: { pollIntervalMs } });
+    const h = await startUpstreamHarness(c, { ...routesOf(u, false), behaviour: outcome(u, 'complete', { settleMs: 2000 }), worker: { pollIntervalMs } });
     const sim = h.sim(u.name);
     const before = await upstreamWallet(h);
     const orderId = await h.buy(N1);
@@ -452,9 +447,12 @@ export const upstreamScenarios = {
     await assertLedgerClean(h);
   },
 
-  /** Refused for lack of float: nothing was delivered, the next route (another upstream) delivers. */
-  async floatRefusalMovesOn(c: TestContext, u: UpstreamCase) {
-    const h = await startUpstreamHarness(c, { ...routesOf(u, true), behaviour: outcome(u, 'refuse-float') });
+  /**
+   * Refused for a route reason (by default lack of float): nothing was delivered, the next route
+   * (another upstream) delivers; the first was asked once.
+   */
+  async routeRefusalMovesOn(c: TestContext, u: UpstreamCase, refusal: SimulatedOutcome = 'refuse-float') {
+    const h = await startUpstreamHarness(c, { ...routesOf(u, true), behaviour: outcome(u, refusal) });
     const before = await upstreamWallet(h);
     const orderId = await h.buy(N1);
     const order = await settledOrder(h, orderId);
@@ -479,7 +477,8 @@ export const upstreamScenarios = {
     assert.ok(order.errorMessage && order.errorMessage.length > 0);
     assert.deepEqual(await upstreamWallet(h), before);
     assert.deepEqual(await attemptTrail(h, orderId), [[u.name, 'refused']]);
-    assert.equal(await buyCallsAt(h, u.name), 1);
+    // Hubtel refuses the number at its bundle list, before any purchase; the others at the purchase.
+    assert.ok((await buyCallsAt(h, u.name)) <= 1 && (await callsAt(h, u.name)) >= 1);
     assert.deepEqual(await deliveriesAt(h, u.name), []);
     assert.equal(await callsAt(h, u.second), 0);
     assert.deepEqual(await orderEventTypes(h, orderId), ['order.failed']);
@@ -567,7 +566,8 @@ export const upstreamScenarios = {
    * passed, route 1 is used again. The two orders it took are followed there (lookups) and delivered once.
    */
   async breakerRestsAndCloses(c: TestContext, u: UpstreamCase) {
-    const coolMs = 2500;
+    // Long enough for the next order to be bought and planned while the upstream rests, on a loaded machine.
+    const coolMs = 3000;
     const h = await startUpstreamHarness(c, {
       ...routesOf(u, true),
       behaviour: outcome(u, 'hang-after-taking', { hangMs: UPSTREAM_TIMEOUT_MS * 4 }),
@@ -588,8 +588,7 @@ export const upstreamScenarios = {
     sim.configure({ outcome: 'complete' });
     const rerouted = await h.buy(N3);
     assert.equal((await settledOrder(h, rerouted)).state, 'completed');
-    assert.ok(Date.now() < restsUntilAtMost, 'the rerouted order settled within the cool-down (the machine was too slow to tell)');
-    assert.deepEqual(await attemptTrail(h, rerouted), [[u.second, 'completed']]);
+    assert.deepEqual(await attemptTrail(h, rerouted), [[u.second, 'completed']], 'the order bought while the upstream rests goes to route 2');
     assert.equal(await buyCallsAt(h, u.name), 2, 'no call to the resting upstream');
     for (const id of first) assert.equal((await settledOrder(h, id)).state, 'completed');
 
@@ -612,7 +611,9 @@ export const upstreamScenarios = {
     const h = await startUpstreamHarness(c, {
       ...routesOf(u, false),
       behaviour: outcome(u, 'complete', { latencyMs: 50, settleMs: 50 }),
-      env: { PROVIDER_CONCURRENCY: String(cap) },
+      // A call given up on frees its slot while the simulator may still be answering it: no call of
+      // this test is to be given up on, however loaded the machine.
+      env: { PROVIDER_CONCURRENCY: String(cap), PROVIDER_TIMEOUT_MS: '20000', WORKER_LEASE_MS: '30000' },
     });
     const sim = h.sim(u.name);
     const before = await upstreamWallet(h);
