@@ -87,7 +87,11 @@ describe(`GET /metrics (${TEST_DIALECT})`, () => {
       assert.equal(sample(text, 'partner_api_result_checker_stock', { package: 'rcp_bece' }), 0);
 
       const worker = createWorker(t.ctx, { pollIntervalMs: 1, idleMaxMs: 5 });
-      for (let i = 0; i < 20 && (await t.ctx.repositories.outbox.stats()).depth > 0; i++) await worker.drain();
+      // A delivery's status check is scheduled after its acceptance: drain until the outbox is empty.
+      await waitFor('every delivery settled', async () => {
+        await worker.drain();
+        return (await t.ctx.repositories.outbox.stats()).depth === 0 ? true : undefined;
+      });
       text = await scrape();
       assert.equal(sample(text, 'partner_api_deliveries_settled_total', { mode: 'live', outcome: 'completed' }), 1);
       assert.equal(sample(text, 'partner_api_deliveries_settled_total', { mode: 'test', outcome: 'failed' }), 1);

@@ -21,6 +21,28 @@ export async function freePort(): Promise<number> {
   return address.port;
 }
 
+/**
+ * A free port below the kernel's ephemeral range (ip_local_port_range starts at 32768): a port the
+ * caller must know before it listens (an address given to others first) and then keep free for
+ * seconds. freePort()'s ephemeral ports can be taken meanwhile by any outgoing connection of a busy
+ * machine; ports here only by another listener choosing one.
+ */
+export async function quietPort(): Promise<number> {
+  for (let tries = 0; tries < 50; tries++) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    const server = net.createServer();
+    const bound = await new Promise<boolean>((resolve) => {
+      server.once('error', () => resolve(false));
+      server.listen(port, '127.0.0.1', () => resolve(true));
+    });
+    if (bound) {
+      await new Promise((resolve) => server.close(resolve));
+      return port;
+    }
+  }
+  throw new Error('no free port below the ephemeral range');
+}
+
 export interface PurchaseLoad {
   /** Order ids the API acknowledged (200). */
   acknowledged: string[];

@@ -15,7 +15,7 @@ import { createTestApp, type TestApp } from './app.js';
 import type { CliProcess } from './cli.js';
 import { liveKeyOf } from './keys.js';
 import { ledgerProblems } from './ledger.js';
-import { freePort, openOrders } from './ops.js';
+import { openOrders, quietPort } from './ops.js';
 import { buySingle, FAST, startWorker } from './orders.js';
 import { agentProfile, fixtureWith } from './seed.js';
 import { CONDITION_BUDGET_MS, PROCESS_BUDGET_MS, waitFor } from './wait.js';
@@ -101,7 +101,8 @@ export interface UpstreamHarness {
 export const UPSTREAM_TIMEOUT_MS = 1000;
 
 export async function startUpstreamHarness(c: TestContext, options: UpstreamHarnessOptions): Promise<UpstreamHarness> {
-  const port = await freePort();
+  // Known before the app is built (PUBLIC_BASE_URL) and listened on only after: a port no outgoing connection takes.
+  const port = await quietPort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const callbackToken = randomBytes(24).toString('hex');
   const webhookSecret = randomBytes(16).toString('hex');

@@ -4,7 +4,7 @@ import type { UpstreamAnswer } from '../../src/providers/types.js';
 import { UpstreamGate } from '../../src/worker/upstream-gate.js';
 
 /**
- * The worker's per-upstream gate (docs/live-delivery.md, "Breaker and concurrency"): never more
+ * The worker's per-upstream gate (docs/live-delivery.md, "One delivery, many attempts"): never more
  * than PROVIDER_CONCURRENCY calls in flight to one upstream, whatever order calls start and end in.
  */
 const ACCEPTED: UpstreamAnswer = { class: 'accepted', transactionId: null };
