@@ -67,7 +67,7 @@ describe(`several API processes and workers on one database (${TEST_DIALECT})`, 
           w
             .output()
             .split('\n')
-            .filter((l) => l.includes('delivery submitted'))
+            .filter((l) => l.includes('"msg":"upstream answer"') && l.includes('"call":"submit"'))
             .map((l) => (JSON.parse(l) as { worker: string }).worker),
         ),
       );

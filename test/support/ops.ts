@@ -134,16 +134,24 @@ export async function openOrders(t: TestApp, ids: readonly string[]): Promise<st
 export async function deliveryInvariants(t: TestApp): Promise<string[]> {
   const problems: string[] = [];
   const items = await t.database.db.selectFrom('order_items').select(['id', 'attempt', 'status']).execute();
-  const submissions = await t.database.db.selectFrom('sandbox_submissions').select(['idempotency_key', 'submit_calls']).execute();
+  // Each sandbox submission is taken under an attempt's reference: which item it delivers to.
+  const submissions = await t.database.db
+    .selectFrom('sandbox_submissions as s')
+    .leftJoin('provider_attempts as a', 'a.reference', 's.idempotency_key')
+    .select(['s.idempotency_key', 'a.order_item_id'])
+    .execute();
   const keysPerItem = new Map<string, string[]>();
   for (const s of submissions) {
-    const item = s.idempotency_key.slice(0, s.idempotency_key.lastIndexOf(':'));
-    keysPerItem.set(item, [...(keysPerItem.get(item) ?? []), s.idempotency_key]);
+    if (s.order_item_id === null) {
+      problems.push(`sandbox submission ${s.idempotency_key} has no attempt of ours`);
+      continue;
+    }
+    keysPerItem.set(s.order_item_id, [...(keysPerItem.get(s.order_item_id) ?? []), s.idempotency_key]);
   }
   for (const item of items) {
     const keys = keysPerItem.get(item.id) ?? [];
     if (Number(item.attempt) !== 1) problems.push(`item ${item.id} is at attempt ${item.attempt}`);
-    if (keys.length > 1) problems.push(`item ${item.id} was submitted as ${keys.join(', ')}`);
+    if (keys.length > 1) problems.push(`item ${item.id} was taken by the sandbox as ${keys.join(', ')}`);
   }
   const settles = await t.database.db
     .selectFrom('ledger_entries')
