@@ -1,6 +1,14 @@
+import http from 'node:http';
+import https from 'node:https';
+import zlib from 'node:zlib';
+
 /**
  * One HTTP call to an upstream, with a timeout, never throwing for what the network or the upstream
- * did: the adapters classify what comes back (docs/live-delivery.md, "One delivery, many attempts"). Uses Node's fetch (undici).
+ * did: the adapters classify what comes back (docs/live-delivery.md, "One delivery, many attempts").
+ * Uses node:http(s) with keep-alive connections: Node's fetch (undici) cost ~600 µs of CPU a call
+ * against ~175 µs (measured with 500 calls in flight), and a delivery through an upstream makes two
+ * or more calls on the worker's one thread. No redirect is followed (a 3xx is no answer), as
+ * before with fetch's `redirect: 'error'`; a compressed body is decoded.
  */
 
 export interface UpstreamCall {
@@ -14,6 +22,11 @@ export interface UpstreamCall {
   timeoutMs: number;
 }
 
+/** The reply's headers, read by name (any case). */
+export interface ReplyHeaders {
+  get(name: string): string | null;
+}
+
 export type UpstreamReply =
   | {
       reached: true;
@@ -21,13 +34,23 @@ export type UpstreamReply =
       /** The body parsed as JSON, or null when it was empty or not JSON (then `text` has it). */
       body: unknown;
       text: string;
-      headers: Headers;
+      headers: ReplyHeaders;
     }
   | {
       /** No answer: a timeout, a refused or reset connection, a body cut short. The upstream may have acted. */
       reached: false;
       message: string;
     };
+
+/**
+ * Connections are kept open between calls, as many per upstream as its calls in flight
+ * (PROVIDER_CONCURRENCY caps those). One idle for 4 s is closed (undici's default), before a
+ * server's own idle timeout (often 5 s) can close it under a call just sent on it.
+ */
+const AGENTS: Record<string, http.Agent> = {
+  'http:': new http.Agent({ keepAlive: true, timeout: 4_000 }),
+  'https:': new https.Agent({ keepAlive: true, timeout: 4_000 }),
+};
 
 export async function callUpstream(call: UpstreamCall): Promise<UpstreamReply> {
   const headers: Record<string, string> = { accept: 'application/json', ...call.headers };
@@ -39,19 +62,81 @@ export async function callUpstream(call: UpstreamCall): Promise<UpstreamReply> {
     headers['content-type'] = 'application/x-www-form-urlencoded';
     body = new URLSearchParams(call.form).toString();
   }
+  if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
+  let url: URL;
   try {
-    const response = await fetch(call.url, {
-      method: call.method,
-      headers,
-      ...(body === undefined ? {} : { body }),
-      signal: AbortSignal.timeout(call.timeoutMs),
-      redirect: 'error',
-    });
-    const text = await response.text();
-    return { reached: true, status: response.status, body: parseJson(text), text, headers: response.headers };
-  } catch (error) {
-    return { reached: false, message: describeFailure(error, call.timeoutMs) };
+    url = new URL(call.url);
+  } catch {
+    return { reached: false, message: 'connection failed (not a URL)' };
   }
+  const agent = AGENTS[url.protocol];
+  if (!agent) return { reached: false, message: `connection failed (unsupported protocol ${url.protocol})` };
+  const transport = url.protocol === 'https:' ? https : http;
+
+  return new Promise<UpstreamReply>((resolve) => {
+    let done = false;
+    const finish = (reply: UpstreamReply) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      resolve(reply);
+    };
+    const failed = (error: unknown) => finish({ reached: false, message: describeFailure(error) });
+    const request = transport.request(url, { method: call.method, headers, agent }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('error', failed);
+      response.on('close', () => {
+        if (!response.complete) failed(new Error('the answer was cut short'));
+      });
+      response.on('end', () => {
+        const status = response.statusCode ?? 0;
+        if (status >= 300 && status < 400) {
+          finish({ reached: false, message: `connection failed (redirected with HTTP ${status}; not followed)` });
+          return;
+        }
+        let text: string;
+        try {
+          text = decoded(Buffer.concat(chunks), response.headers['content-encoding']).toString('utf8');
+        } catch (error) {
+          failed(error);
+          return;
+        }
+        finish({ reached: true, status, body: parseJson(text), text, headers: replyHeaders(response.headers) });
+      });
+    });
+    const timer = setTimeout(() => {
+      finish({ reached: false, message: `no answer within ${call.timeoutMs} ms` });
+      request.destroy();
+    }, call.timeoutMs);
+    request.on('error', failed);
+    request.end(body);
+  });
+}
+
+/** The body as sent, decompressed when the upstream compressed it (fetch did this on its own). */
+function decoded(raw: Buffer, encoding: string | undefined): Buffer {
+  switch (encoding?.trim().toLowerCase()) {
+    case 'gzip':
+    case 'x-gzip':
+      return zlib.gunzipSync(raw);
+    case 'deflate':
+      return zlib.inflateSync(raw);
+    case 'br':
+      return zlib.brotliDecompressSync(raw);
+    default:
+      return raw;
+  }
+}
+
+function replyHeaders(headers: http.IncomingHttpHeaders): ReplyHeaders {
+  return {
+    get(name) {
+      const value = headers[name.toLowerCase()];
+      if (value === undefined) return null;
+      return Array.isArray(value) ? value.join(', ') : value;
+    },
+  };
 }
 
 function parseJson(text: string): unknown {
@@ -63,12 +148,10 @@ function parseJson(text: string): unknown {
   }
 }
 
-function describeFailure(error: unknown, timeoutMs: number): string {
+function describeFailure(error: unknown): string {
   if (error instanceof Error) {
-    if (error.name === 'TimeoutError' || error.name === 'AbortError') return `no answer within ${timeoutMs} ms`;
-    const cause = (error as { cause?: unknown }).cause;
-    const code = cause && typeof cause === 'object' && 'code' in cause ? String(cause.code) : null;
-    return code ? `connection failed (${code})` : `connection failed (${error.message})`;
+    const code = (error as { code?: unknown }).code;
+    return typeof code === 'string' ? `connection failed (${code})` : `connection failed (${error.message})`;
   }
   return 'connection failed';
 }
