@@ -4,7 +4,10 @@ import { DEFAULT_WORKER_TUNING, type WorkerTuning } from '../config.js';
 export interface WorkerOptions {
   /** Rows claimed per step; they are processed concurrently. */
   batchSize: number;
-  /** Claimed batches processed at once: the next is claimed while earlier ones still run. */
+  /**
+   * Claimed batches processed at once: the next is claimed while earlier ones still run. The worker
+   * adds as many as its enabled upstreams' call slots fill (OutboxWorker.batchLimit).
+   */
   batchesInFlight: number;
   /** How long a claim is exclusive; a crashed worker's rows become claimable after it. */
   leaseMs: number;

@@ -7,7 +7,7 @@ import type { AnswerEffect, AttemptCall, DeliveryPlan, DeliveryService } from '.
 import type { ClaimedRow, OutboxRepository } from '../modules/deliveries/outbox-repository.js';
 import type { ItemWithOrder } from '../modules/orders/repository.js';
 import type { Providers } from '../providers/index.js';
-import type { AttemptRequest, ProviderName, UpstreamAnswer } from '../providers/types.js';
+import { UPSTREAM_NAMES, type AttemptRequest, type ProviderName, type UpstreamAnswer } from '../providers/types.js';
 import { UpstreamGate, type GateOptions } from './upstream-gate.js';
 import { backoffDelay, DEFAULT_WORKER_OPTIONS, type WorkerOptions } from './options.js';
 
@@ -78,6 +78,7 @@ export class OutboxWorker {
   private stopping = false;
   private wakeUp: (() => void) | null = null;
   private readonly gate: UpstreamGate;
+  private readonly gateOptions: GateOptions;
 
   constructor(
     private readonly deps: WorkerDeps,
@@ -87,7 +88,8 @@ export class OutboxWorker {
     this.options = { ...DEFAULT_WORKER_OPTIONS, ...options };
     this.clock = deps.clock ?? Date.now;
     this.id = id ?? `${os.hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
-    this.gate = new UpstreamGate(deps.gate ?? { concurrency: 32, failures: 5, coolMs: 60_000 }, this.clock, (provider, until, why) =>
+    this.gateOptions = deps.gate ?? { concurrency: 32, failures: 5, coolMs: 60_000 };
+    this.gate = new UpstreamGate(this.gateOptions, this.clock, (provider, until, why) =>
       deps.log.warn({ worker: this.id, provider, until: new Date(until).toISOString(), why }, 'upstream resting: new submissions skip it'),
     );
   }
@@ -118,13 +120,27 @@ export class OutboxWorker {
   }
 
   /**
-   * Claims due rows and keeps up to `batchesInFlight` claimed batches running at once: the next
-   * batch is claimed while earlier ones wait on their provider calls and commits, so the outbox
-   * drains at the rate those overlap instead of one batch's round trips at a time.
+   * Claimed batches this worker runs at once: `batchesInFlight`, and as many more as the upstreams'
+   * call slots fill. A row whose call waits on a slow upstream holds its batch for the call's
+   * length (a 300 ms upstream: 50 rows, 300 ms): with the batches alone, 4 batches of 50 would cap
+   * every upstream together at ~670 calls a second whatever PROVIDER_CONCURRENCY allows, and a slow
+   * upstream would hold up the sandbox's and the others' deliveries. The extra batches are at most
+   * what the slots can take, so no more rows wait at a gate than before (their leases hold).
+   */
+  private batchLimit(): number {
+    const upstreams = UPSTREAM_NAMES.filter((name) => this.deps.providers.adapter(name) !== undefined).length;
+    return this.options.batchesInFlight + Math.ceil((upstreams * this.gateOptions.concurrency) / this.options.batchSize);
+  }
+
+  /**
+   * Claims due rows and keeps up to batchLimit() claimed batches running at once: the next batch is
+   * claimed while earlier ones wait on their provider calls and commits, so the outbox drains at the
+   * rate those overlap instead of one batch's round trips at a time.
    */
   private async loop(): Promise<void> {
     this.deps.log.info({ worker: this.id }, 'outbox worker started');
     const inFlight = new Set<Promise<void>>();
+    const batchLimit = this.batchLimit();
     let failures = 0;
     while (!this.stopping) {
       let delay: number;
@@ -142,7 +158,7 @@ export class OutboxWorker {
               this.wakeUp?.();
             });
             inFlight.add(batch);
-            if (inFlight.size >= this.options.batchesInFlight) await Promise.race(inFlight);
+            if (inFlight.size >= batchLimit) await Promise.race(inFlight);
             continue;
           }
           // The due rows are held by another worker, or by this one's batches still running.
