@@ -52,6 +52,9 @@ const AGENTS: Record<string, http.Agent> = {
   'https:': new https.Agent({ keepAlive: true, timeout: 4_000 }),
 };
 
+/** The largest answer read (a page of 100 transactions is well under 1 MB). */
+const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
+
 export async function callUpstream(call: UpstreamCall): Promise<UpstreamReply> {
   const headers: Record<string, string> = { accept: 'application/json', ...call.headers };
   let body: string | undefined;
@@ -84,7 +87,17 @@ export async function callUpstream(call: UpstreamCall): Promise<UpstreamReply> {
     const failed = (error: unknown) => finish({ reached: false, message: describeFailure(error) });
     const request = transport.request(url, { method: call.method, headers, agent }, (response) => {
       const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      let size = 0;
+      response.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size > MAX_ANSWER_BYTES) {
+          // No upstream answer of ours is this large: stop reading rather than hold it in memory.
+          finish({ reached: false, message: `the answer was larger than ${MAX_ANSWER_BYTES} bytes` });
+          request.destroy();
+          return;
+        }
+        chunks.push(chunk);
+      });
       response.on('error', failed);
       response.on('close', () => {
         if (!response.complete) failed(new Error('the answer was cut short'));
