@@ -59,6 +59,13 @@ function percentile(sorted: readonly number[], p: number): number {
 }
 
 timers.push(setTimeout(openWindow, CONNECT_GRACE_MS));
+/**
+ * When the first request went out (the earliest answer's time less its latency: building the
+ * requests in setupClient comes before it) and when the last answer came in, in ms since the
+ * epoch: the load's span.
+ */
+let startedAt = Number.POSITIVE_INFINITY;
+let lastAnswerAt = 0;
 const result = await autocannon({
   url: args.url,
   connections: args.connections,
@@ -72,6 +79,8 @@ const result = await autocannon({
     clients.push(client as unknown as DrainableClient);
     client.on('response', (_status: number, _bytes: number, latencyMs: number) => {
       const now = Date.now();
+      lastAnswerAt = now;
+      startedAt = Math.min(startedAt, now - latencyMs);
       if (now >= windowStart && now <= deadline) latencies.push(latencyMs);
       if (!answered.has(index)) {
         answered.add(index);
@@ -96,5 +105,7 @@ process.stdout.write(
     errors: result.errors,
     timeouts: result.timeouts,
     statusCodes,
+    startedAt: Number.isFinite(startedAt) ? startedAt : lastAnswerAt,
+    lastAnswerAt,
   })}\n`,
 );

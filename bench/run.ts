@@ -10,7 +10,14 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { connect, type Database } from '../src/db/connection.js';
-import { numberSource, PURCHASE_SCENARIOS, READ_SCENARIOS, type ScenarioName, type ScenarioParams } from './scenarios.js';
+import {
+  numberSource,
+  PURCHASE_SCENARIOS,
+  READ_SCENARIOS,
+  UPSTREAM_SCENARIOS,
+  type ScenarioName,
+  type ScenarioParams,
+} from './scenarios.js';
 import { buildBenchSeed, BULK_KEY, BULK_PROFILE } from './seed.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -34,9 +41,38 @@ const CEILING_CHECK_S = Math.min(DURATION_S, 5);
 const PROFILES = 300;
 /** BENCH_SERVICE_NODE_ARGS: node options for the service only, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof". */
 const SERVICE_NODE_ARGS = (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter((a) => a !== '');
+/**
+ * BENCH_SERVICE_CPUS=<taskset list>, e.g. "0": the services run pinned to these CPUs (and so do
+ * the ceiling and the baselines, the servers they are compared with), and BENCH_RIG_CPUS (e.g. "1")
+ * pins what drives and answers them (the load generator, the upstream simulator), as the issue
+ * measured "the service and its inline worker pinned on one core". Unset: no pinning.
+ */
+const SERVICE_CPUS = process.env.BENCH_SERVICE_CPUS?.trim() || null;
+const RIG_CPUS = process.env.BENCH_RIG_CPUS?.trim() || null;
+/** `node <args>`, under `taskset -c <cpus>` when given: the command and its arguments for spawn. */
+const node = (cpus: string | null, args: string[]): [string, string[]] =>
+  cpus === null ? [process.execPath, args] : ['taskset', ['-c', cpus, process.execPath, ...args]];
 /** BENCH_SCENARIOS=a,b,…: only these scenarios and baselines (all when unset). */
 const ONLY = process.env.BENCH_SCENARIOS ? new Set(process.env.BENCH_SCENARIOS.split(',').map((s) => s.trim())) : null;
 const selected = (name: string) => ONLY === null || ONLY.has(name);
+
+/**
+ * `buy-single-upstream`: live buy-singles routed to the Reloadly simulator (bench/simulator.ts, a
+ * process of its own), which answers every call 300 ms late and completes a top-up 2 s after taking
+ * it. Status checks alone follow them (no callbacks): the first comes the worker's poll interval
+ * (2 s) after the top-up was accepted, so no delivery completes in less than ~2.6 s.
+ */
+const UPSTREAM_LATENCY_MS = 300;
+const UPSTREAM_SETTLE_MS = 2_000;
+/**
+ * PROVIDER_CONCURRENCY for the bench: a delivery through the simulator is two calls of ≥ 300 ms
+ * (the top-up, then its status check), so C calls in flight carry at most C / 0.6 deliveries a
+ * second. The default (32) would cap the scenario at ~53 a second and measure the cap, not the
+ * service; 1 024 (the largest value the configuration takes) carries ~1 700 a second, above what
+ * the sandbox's lifecycle reaches here, so the comparison with it measures the worker. The
+ * simulator's maxInFlight must stay at or below it (the gate's promise).
+ */
+const UPSTREAM_CONCURRENCY = 1_024;
 
 interface LoadResult {
   rps: number;
@@ -49,6 +85,9 @@ interface LoadResult {
   errors: number;
   timeouts: number;
   statusCodes: Record<string, number>;
+  /** When the load's first request went out and its last answer came in (ms since the epoch). */
+  startedAt: number;
+  lastAnswerAt: number;
 }
 
 /** The issue's baselines (bench/baselines.mjs): the same work without our service logic, SQLite only. */
@@ -71,6 +110,16 @@ interface Row extends LoadResult {
   ordersCreated?: number;
   /** Purchases: seconds the worker still needed, after the scenario, to deliver its orders (null: over the limit). */
   deliveredAfterS?: number | null;
+  /** Purchases delivered through the outbox: orders completed by the end of the drain. */
+  delivered?: number;
+  /** Seconds from the load's first request to its last answer (its window, the connections' start and the requests in flight at its end). */
+  loadSpanS?: number;
+  /** Purchases delivered through the outbox: deliveries completed per second over the load's last seconds (loadSampled). */
+  steadyDeliveredPerS?: number;
+  /** Purchases: the service's CPU (user + system, every thread) from the load's start to the drain's end, per order. */
+  cpuMsPerOrder?: number;
+  /** `buy-single-upstream`: the most calls the simulator had in flight at once, so far. */
+  upstreamMaxInFlight?: number;
 }
 
 function freePort(): Promise<number> {
@@ -104,12 +153,53 @@ function runCli(root: string, args: string[], env: NodeJS.ProcessEnv): { code: n
 
 function load(url: string, connections: number, scenario: ScenarioParams, durationS: number): LoadResult {
   const args = JSON.stringify({ url, connections, durationS, scenario });
-  const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/load.ts'), args], {
+  const r = spawnSync(...node(RIG_CPUS, ['--import', 'tsx', path.join(ROOT, 'bench/load.ts'), args]), {
     encoding: 'utf8',
     maxBuffer: 16 * 1024 * 1024,
   });
   if (r.status !== 0) throw new Error(`load ${scenario.name} failed: ${r.stderr}`);
   return JSON.parse(r.stdout.trim().split('\n').pop() ?? '{}') as LoadResult;
+}
+
+/** How often the bench counts deliveries while a purchase load runs, and over how long a span at its end it reads their rate. */
+const SAMPLE_EVERY_MS = 250;
+const STEADY_SPAN_S = 5;
+
+/**
+ * load(), run in the background while `count` is sampled every SAMPLE_EVERY_MS: the result, and
+ * what `count` gave over the load's last STEADY_SPAN_S seconds, per second (null when the load was
+ * shorter): deliveries completed per second in the steady state, before the drain's tail.
+ */
+async function loadSampled(
+  url: string,
+  connections: number,
+  scenario: ScenarioParams,
+  durationS: number,
+  count: () => Promise<number>,
+): Promise<{ result: LoadResult; steadyPerS: number | null }> {
+  const args = JSON.stringify({ url, connections, durationS, scenario });
+  const child = spawn(...node(RIG_CPUS, ['--import', 'tsx', path.join(ROOT, 'bench/load.ts'), args]), {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
+  child.stderr?.on('data', (chunk: Buffer) => (err += chunk.toString('utf8')));
+  const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
+  const samples: { at: number; n: number }[] = [];
+  let running = true;
+  void exited.then(() => (running = false));
+  while (running) {
+    samples.push({ at: Date.now(), n: await count() });
+    await Promise.race([exited, new Promise((r) => setTimeout(r, SAMPLE_EVERY_MS))]);
+  }
+  if ((await exited) !== 0) throw new Error(`load ${scenario.name} failed: ${err}`);
+  const result = JSON.parse(out.trim().split('\n').pop() ?? '{}') as LoadResult;
+  // The load's last STEADY_SPAN_S seconds: its window closes about when the process ends.
+  const end = samples.at(-1);
+  const start = end ? [...samples].reverse().find((x) => x.at <= end.at - STEADY_SPAN_S * 1000) : undefined;
+  const steadyPerS = end && start && durationS >= STEADY_SPAN_S ? ((end.n - start.n) * 1000) / (end.at - start.at) : null;
+  return { result, steadyPerS };
 }
 
 /** Orders a 2xx of the scenario stands for (a refused result-checker attempt leaves a failed order). */
@@ -120,6 +210,17 @@ async function orderCount(database: Database, scenario: ScenarioName): Promise<n
       ? query.where('order_type', '=', 'result_checker').where('state', '=', 'completed')
       : query.where('order_type', '=', 'data');
   return Number((await query.executeTakeFirstOrThrow()).n);
+}
+
+/** Data orders completed: delivered, whatever the scenario. */
+async function completedCount(database: Database): Promise<number> {
+  const { n } = await database.read
+    .selectFrom('orders')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('order_type', '=', 'data')
+    .where('state', '=', 'completed')
+    .executeTakeFirstOrThrow();
+  return Number(n);
 }
 
 /** Bulk orders of BULK_KEY's SuperAgent, and recipients in each: the page `orders-page-bulk` reads. */
@@ -164,21 +265,39 @@ async function placeBulkOrders(serviceUrl: string, catalog: ScenarioParams['cata
 /** Longest wait for the worker to deliver a purchase scenario's orders before going on. */
 const DRAIN_LIMIT_MS = 180_000;
 
+/** How often the drain's end is looked for: its resolution. */
+const DRAIN_POLL_MS = 50;
+
 /**
  * Waits until the outbox is empty: every order the scenario accepted has been delivered. Returns
- * the seconds it took, or null if it did not empty within DRAIN_LIMIT_MS.
+ * the seconds from `since` (by default now; a load's last answer) until it was, or null if it did
+ * not empty within DRAIN_LIMIT_MS.
  */
-async function waitForDeliveries(database: Database): Promise<number | null> {
+async function waitForDeliveries(database: Database, since = Date.now()): Promise<number | null> {
   const started = Date.now();
   while (Date.now() - started < DRAIN_LIMIT_MS) {
     const { n } = await database.read
       .selectFrom('outbox')
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .executeTakeFirstOrThrow();
-    if (Number(n) === 0) return (Date.now() - started) / 1000;
-    await new Promise((r) => setTimeout(r, 200));
+    if (Number(n) === 0) return Math.max(Date.now() - since, 0) / 1000;
+    await new Promise((r) => setTimeout(r, DRAIN_POLL_MS));
   }
   return null;
+}
+
+const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout?.trim() || 100);
+
+/** CPU seconds (user + system) a live process has used, from /proc/<pid>/stat; 0 when unreadable. */
+function cpuSeconds(pid: number | undefined): number {
+  if (!pid) return 0;
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return 0;
+  }
 }
 
 function peakRssMb(pid: number | undefined): number | null {
@@ -222,17 +341,62 @@ interface Server {
   engine: 'sqlite' | 'postgres';
   sqliteFile: string | null;
   drop: (() => Promise<void>) | null;
+  /** The upstream simulator this build delivers `buy-single-upstream` through, or null (a build without upstreams). */
+  upstream: { url: string; pid: number | undefined } | null;
 }
 
 const CATALOG: ScenarioParams['catalog'] = {
   operatorId: 'op_mtn',
   productId: 'prd_mtn_data',
   packageIds: ['pkg_mtn_1gb', 'pkg_mtn_2gb', 'pkg_mtn_3gb'],
+  upstreamPackageIds: ['pkg_mtn_5gb', 'pkg_mtn_10gb', 'pkg_mtn_20gb'],
   rcPackageId: 'rcp_wassce',
 };
 
-/** Seeds a fresh database through the tree's own `cli import`, starts its `cli serve`, places the bulk orders. */
+/** The routes of the bench's seed: the upstream scenario's packages to Reloadly (an operator id and a local amount in GHS). */
+const UPSTREAM_ROUTES: Record<string, unknown[]> = Object.fromEntries(
+  CATALOG.upstreamPackageIds.map((id, i) => [id, [{ provider: 'reloadly', operatorId: 643, amount: [20, 50, 100][i] ?? 20 }]]),
+);
+
+/** Whether a built tree delivers through upstreams (issue 25): it has package routes and the Reloadly simulator. */
+const hasUpstreams = (root: string) =>
+  fs.existsSync(path.join(root, 'dist/modules/package-routes')) && fs.existsSync(path.join(root, 'dist/providers/reloadly/simulator.js'));
+
+/** Starts `root`'s Reloadly simulator in a process of its own (bench/simulator.ts); resolves with its URL and variables. */
+async function startSimulator(
+  root: string,
+  children: ChildProcess[],
+): Promise<{ url: string; env: Record<string, string>; pid: number | undefined }> {
+  const args = JSON.stringify({ root, latencyMs: UPSTREAM_LATENCY_MS, settleMs: UPSTREAM_SETTLE_MS });
+  const child = spawn(...node(RIG_CPUS, ['--import', 'tsx', path.join(ROOT, 'bench/simulator.ts'), args]), {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  children.push(child);
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString('utf8');
+      const line = out.split('\n').find((l) => l.startsWith('{'));
+      if (line && out.includes('\n')) resolve({ ...(JSON.parse(line) as { url: string; env: Record<string, string> }), pid: child.pid });
+    });
+    child.once('exit', (code) => reject(new Error(`the Reloadly simulator exited with ${code}`)));
+  });
+}
+
+/** The simulator's state (GET /_sim/state): the most calls it had in flight at once, and the calls per endpoint so far. */
+async function simulatorState(url: string): Promise<{ maxInFlight: number; calls: Record<string, number> }> {
+  const state = (await (await fetch(`${url}/_sim/state`)).json()) as { stats: { maxInFlight: number; calls: Record<string, number> } };
+  return state.stats;
+}
+
+/**
+ * Seeds a fresh database through the tree's own `cli import`, starts its `cli serve`, places the bulk
+ * orders. A build with upstreams gets its Reloadly simulator first (when the upstream scenario runs),
+ * and the upstream packages' routes.
+ */
 async function startServer(label: string, root: string, work: string, children: ChildProcess[]): Promise<Server> {
+  const upstreams = hasUpstreams(root);
+  const simulator = upstreams && UPSTREAM_SCENARIOS.some(selected) ? await startSimulator(root, children) : null;
   const pgDb = process.env.BENCH_DATABASE_URL ? await preparePostgres(process.env.BENCH_DATABASE_URL) : null;
   const sqliteFile = pgDb ? null : path.join(work, `bench-${label}.db`);
   const databaseUrl = pgDb?.url ?? `sqlite:${sqliteFile}`;
@@ -244,10 +408,14 @@ async function startServer(label: string, root: string, work: string, children: 
     LOG_LEVEL: 'warn',
     SANDBOX_SETTLE_MS: '20',
     NODE_ENV: 'production',
+    // Since issue 25 production refuses live packages without a usable route unless the sandbox may
+    // stand in for them: the bench's live orders go to the sandbox (an older build ignores this).
+    LIVE_SANDBOX: 'true',
     // The bench measures the service at saturation: the per-key rate limit and the failed-auth
     // block would turn its load into 429s (0 turns each off).
     RATE_LIMIT_MAX: '0',
     RATE_LIMIT_AUTH_FAILURES: '0',
+    ...(simulator ? { ...simulator.env, PROVIDER_CONCURRENCY: String(UPSTREAM_CONCURRENCY) } : {}),
   };
   const seedFile = path.join(work, `bench-seed-${label}.json`);
   const seed = buildBenchSeed(path.join(root, 'examples/demo-seed.json'), {
@@ -255,6 +423,7 @@ async function startServer(label: string, root: string, work: string, children: 
     // More than the fastest result-checker run sells, so none of its answers is "out of stock".
     credentials: full || ROUNDS > 1 ? 200_000 : 100_000,
     pastOrders: 20_000,
+    routes: upstreams ? UPSTREAM_ROUTES : null,
   });
   fs.writeFileSync(seedFile, JSON.stringify(seed));
   const started = Date.now();
@@ -262,7 +431,7 @@ async function startServer(label: string, root: string, work: string, children: 
   if (imported.code !== 0) throw new Error(`import (${label}) failed: ${imported.out}`);
   console.log(`seeded ${engine} for ${label} (${root}) through cli import in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   const port = await freePort();
-  const child = spawn(process.execPath, [...SERVICE_NODE_ARGS, path.join(root, 'dist/cli/index.js'), 'serve'], {
+  const child = spawn(...node(SERVICE_CPUS, [...SERVICE_NODE_ARGS, path.join(root, 'dist/cli/index.js'), 'serve']), {
     env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
@@ -271,8 +440,28 @@ async function startServer(label: string, root: string, work: string, children: 
   await waitFor(`${url}/healthz`, child);
   const observer = await connect(databaseUrl, { poolSize: 2 });
   await placeBulkOrders(url, CATALOG, observer);
-  return { label, root, env, url, process: child, observer, engine, sqliteFile, drop: pgDb ? () => pgDb.drop() : null };
+  return {
+    label,
+    root,
+    env,
+    url,
+    process: child,
+    observer,
+    engine,
+    sqliteFile,
+    drop: pgDb ? () => pgDb.drop() : null,
+    upstream: simulator ? { url: simulator.url, pid: simulator.pid } : null,
+  };
 }
+
+/**
+ * Deliveries completed per second of a purchase run: its completed orders over the seconds from its
+ * first request to the outbox's being empty (the load's span and the drain after its last answer).
+ */
+const deliveredPerS = (row: Row): number | null =>
+  row.delivered === undefined || row.deliveredAfterS === undefined || row.deliveredAfterS === null
+    ? null
+    : row.delivered / ((row.loadSpanS ?? DURATION_S) + row.deliveredAfterS);
 
 const median = (values: number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -297,7 +486,7 @@ async function main(): Promise<void> {
     if (!self) throw new Error('no server');
     const engine = self.engine;
     const ceilingPort = await freePort();
-    const ceiling = spawn(process.execPath, [path.join(ROOT, 'bench/ceiling.mjs')], {
+    const ceiling = spawn(...node(SERVICE_CPUS, [path.join(ROOT, 'bench/ceiling.mjs')]), {
       env: { ...process.env, PORT: String(ceilingPort) },
       stdio: ['ignore', 'ignore', 'inherit'],
     });
@@ -341,7 +530,7 @@ async function main(): Promise<void> {
         // The baselines read this build's SQLite file (keys, profiles, wallets), one process each.
         for (const baseline of engine === 'sqlite' && self.sqliteFile ? BASELINES.filter((b) => selected(b.name)) : []) {
           const port = await freePort();
-          const child = spawn(process.execPath, [path.join(ROOT, 'bench/baselines.mjs')], {
+          const child = spawn(...node(SERVICE_CPUS, [path.join(ROOT, 'bench/baselines.mjs')]), {
             env: {
               ...process.env,
               PORT: String(port),
@@ -376,15 +565,37 @@ async function main(): Promise<void> {
           // Who goes first alternates round by round (this, other; other, this; …), so neither build
           // always runs right after the other's backlog or the ceiling check.
           for (const server of round % 2 === 1 ? servers : [...servers].reverse()) {
+            if (UPSTREAM_SCENARIOS.includes(name) && server.upstream === null) {
+              if (round === 1) console.log(`  ${name} [${server.label}]: skipped, this build has no upstreams`);
+              continue;
+            }
             const isPurchase = PURCHASE_SCENARIOS.includes(name);
-            if (WARMUP_S > 0) load(server.url, connections, scenario(name), WARMUP_S);
+            // Data orders go through the outbox; a result-checker sale is synchronous.
+            const delivers = isPurchase && name !== 'rc-buy-single';
+            if (WARMUP_S > 0) {
+              load(server.url, connections, scenario(name), WARMUP_S);
+              // The warm-up's deliveries are not the measured run's work.
+              if (delivers) await waitForDeliveries(server.observer);
+            }
             const before = isPurchase ? await orderCount(server.observer, name) : 0;
-            const result = load(server.url, connections, scenario(name), DURATION_S);
+            const completedBefore = delivers ? await completedCount(server.observer) : 0;
+            const cpuBefore = cpuSeconds(server.process.pid);
+            const simulatorCpuBefore = cpuSeconds(server.upstream?.pid);
+            const loadStarted = Date.now();
+            const { result, steadyPerS } = delivers
+              ? await loadSampled(server.url, connections, scenario(name), DURATION_S, () => completedCount(server.observer))
+              : { result: load(server.url, connections, scenario(name), DURATION_S), steadyPerS: null };
             const ordersCreated = isPurchase ? (await orderCount(server.observer, name)) - before : undefined;
             // The worker's backlog is this scenario's work: it must not run during the ceiling's
-            // measure or the next scenario. Data orders go through the outbox.
-            const delivers = isPurchase && name !== 'rc-buy-single'; // a result-checker sale is synchronous
-            const deliveredAfterS = delivers ? await waitForDeliveries(server.observer) : undefined;
+            // measure or the next scenario.
+            // From the load's last answer: the load process's exit and the count above are not the worker's time.
+            const deliveredAfterS = delivers ? await waitForDeliveries(server.observer, result.lastAnswerAt) : undefined;
+            const delivered = delivers ? (await completedCount(server.observer)) - completedBefore : undefined;
+            const cpuMs = (cpuSeconds(server.process.pid) - cpuBefore) * 1000;
+            // The simulator's share of a core over the load and the drain (it shares the machine).
+            const simulatorCores = (cpuSeconds(server.upstream?.pid) - simulatorCpuBefore) / ((Date.now() - loadStarted) / 1000);
+            const upstreamState = UPSTREAM_SCENARIOS.includes(name) && server.upstream ? await simulatorState(server.upstream.url) : null;
+            const upstreamMaxInFlight = upstreamState?.maxInFlight;
             const { ceilingAfter, ceilingRps } = ceilingAround();
             const row: Row = {
               ...result,
@@ -396,15 +607,35 @@ async function main(): Promise<void> {
               ratio: result.rps / ceilingRps,
             };
             if (ordersCreated !== undefined) row.ordersCreated = ordersCreated;
+            if (ordersCreated) row.cpuMsPerOrder = cpuMs / ordersCreated;
             if (deliveredAfterS !== undefined) row.deliveredAfterS = deliveredAfterS;
+            if (delivered !== undefined) row.delivered = delivered;
+            row.loadSpanS = (result.lastAnswerAt - result.startedAt) / 1000;
+            if (steadyPerS !== null) row.steadyDeliveredPerS = steadyPerS;
+            if (upstreamMaxInFlight !== undefined) row.upstreamMaxInFlight = upstreamMaxInFlight;
             rows.push(row);
-            const delivered =
+            const lifecycles = deliveredPerS(row);
+            const deliveredText =
               deliveredAfterS === undefined
                 ? ''
-                : `; delivered ${deliveredAfterS === null ? 'not all within the limit' : `${deliveredAfterS.toFixed(1)} s later`}`;
+                : `; delivered ${deliveredAfterS === null ? 'not all within the limit' : `${deliveredAfterS.toFixed(1)} s later`}` +
+                  (lifecycles === null
+              ? ''
+              : ` (${delivered} completed, ${Math.round(lifecycles)} deliveries/s over the load's ${(row.loadSpanS ?? 0).toFixed(1)} s and the drain`) +
+                  (steadyPerS === null ? '' : `, ${Math.round(steadyPerS)}/s over the load's last ${STEADY_SPAN_S} s`) +
+                  (lifecycles === null ? '' : ')') +
+                  (row.cpuMsPerOrder === undefined ? '' : `; service CPU ${row.cpuMsPerOrder.toFixed(2)} ms per order`);
+            const upstreamText =
+              upstreamState === null
+                ? ''
+                : `; upstream calls in flight at most ${upstreamState.maxInFlight} (cap ${UPSTREAM_CONCURRENCY}), ` +
+                  `the simulator busy ${Math.round(simulatorCores * 100)}% of a core, calls so far ` +
+                  Object.entries(upstreamState.calls)
+                    .map(([endpoint, n]) => `${endpoint} ${n}`)
+                    .join(', ');
             const who = servers.length > 1 ? ` [${server.label} #${round}]` : '';
             console.log(
-              `  ${name}${who} @${connections}: ${Math.round(result.rps)} req/s, p99 ${result.p99} ms, non-2xx ${result.non2xx}${delivered}; ceiling ${Math.round(ceilingAfter)} req/s after it`,
+              `  ${name}${who} @${connections}: ${Math.round(result.rps)} req/s, p99 ${result.p99} ms, non-2xx ${result.non2xx}${deliveredText}${upstreamText}; ceiling ${Math.round(ceilingAfter)} req/s after it`,
             );
           }
         }
@@ -448,6 +679,15 @@ async function main(): Promise<void> {
     const profileVersusRead = against('profile', baseRead);
     const spreadVersusGroup = against('buy-single-spread', baseGroup);
     const spreadDelivered = medianOf('buy-single-spread', (r) => r.deliveredAfterS ?? Number.POSITIVE_INFINITY);
+    /** Per purchase scenario that delivers through the outbox: the median seconds until the outbox was empty after its load. */
+    const drainOf = (name: ScenarioName, server = self.label) => {
+      const found = rowsOf(name, server).filter((r) => r.deliveredAfterS !== undefined);
+      return found.length ? median(found.map((r) => r.deliveredAfterS ?? Number.POSITIVE_INFINITY)) : null;
+    };
+    const drained = purchases.flatMap((name) => {
+      const seconds = drainOf(name);
+      return seconds === null ? [] : [{ scenario: name, seconds }];
+    });
     const baselines =
       engine === 'sqlite'
         ? {
@@ -460,6 +700,39 @@ async function main(): Promise<void> {
             purchasesVersusGroup: Object.fromEntries(purchases.map((n) => [n, against(n, baseGroup)])),
           }
         : null;
+    // buy-single-upstream against the sandbox's lifecycle (buy-single-spread) of the same run, paired round by round.
+    const upstreamRows = rowsOf('buy-single-upstream').filter((r) => r.server === self.label);
+    const upstream = upstreamRows.length
+      ? (() => {
+          const lifecycles = (rs: Row[]) => rs.flatMap((r) => (deliveredPerS(r) === null ? [] : [deliveredPerS(r) ?? 0]));
+          const spreadRows = rowsOf('buy-single-spread').filter((r) => r.server === self.label);
+          const ratios = upstreamRows.flatMap((r) => {
+            const up = deliveredPerS(r);
+            const sandbox = spreadRows.find((x) => x.round === r.round);
+            const base = sandbox ? deliveredPerS(sandbox) : null;
+            return up !== null && base ? [up / base] : [];
+          });
+          const upstreamLifecycles = lifecycles(upstreamRows);
+          const sandboxLifecycles = lifecycles(spreadRows);
+          const steadyRatios = upstreamRows.flatMap((r) => {
+            const sandbox = spreadRows.find((x) => x.round === r.round);
+            return r.steadyDeliveredPerS !== undefined && sandbox?.steadyDeliveredPerS ? [r.steadyDeliveredPerS / sandbox.steadyDeliveredPerS] : [];
+          });
+          return {
+            // Answers in the measured window per second (every one a 2xx here: the durability check says so).
+            acceptedPerS: median(upstreamRows.map((r) => r.rps)),
+            sandboxAcceptedPerS: median(spreadRows.map((r) => r.rps)),
+            deliveredPerS: upstreamLifecycles.length ? median(upstreamLifecycles) : null,
+            sandboxDeliveredPerS: sandboxLifecycles.length ? median(sandboxLifecycles) : null,
+            ratio: ratios.length ? median(ratios) : null,
+            /** The same, over the loads' last seconds only (no pipeline filling, no drain). */
+            steadyRatio: steadyRatios.length ? median(steadyRatios) : null,
+            maxInFlight: Math.max(...upstreamRows.map((r) => r.upstreamMaxInFlight ?? 0)),
+            cap: UPSTREAM_CONCURRENCY,
+            drainS: drainOf('buy-single-upstream'),
+          };
+        })()
+      : null;
     /** A/B: per scenario, each build's median req/s and p99, and this build's median ratio to the other's (paired by round). */
     const other = servers[1];
     const ab = other
@@ -478,6 +751,8 @@ async function main(): Promise<void> {
             thisP99: median(mine.map((r) => r.p99)),
             otherP99: median(theirs.map((r) => r.p99)),
             ratio: paired.length ? median(paired) : null,
+            thisDrainS: drainOf(name, self.label),
+            otherDrainS: drainOf(name, other.label),
           };
         })
       : null;
@@ -493,13 +768,17 @@ async function main(): Promise<void> {
       baselines,
       orderPages: { bulkRps: bulkPage, singleRps: singlePage, singleOverBulk: slowerBy },
       ab,
+      drainS: Object.fromEntries(drained.map((d) => [d.scenario, Number.isFinite(d.seconds) ? d.seconds : null])),
+      upstream: upstream && { ...upstream, drainS: upstream.drainS !== null && Number.isFinite(upstream.drainS) ? upstream.drainS : null },
       ledgerVerify: verifications,
       ledgerVerifyOk: verifyOk,
       rows,
     };
 
     console.log('');
-    console.log('scenario                  server        conns    req/s   p50 ms   p99 ms   non-2xx  ceiling   ratio   orders');
+    console.log(
+      'scenario                  server        conns    req/s   p50 ms   p99 ms   non-2xx  ceiling   ratio   orders  drain s',
+    );
     for (const r of rows) {
       console.log(
         [
@@ -513,6 +792,7 @@ async function main(): Promise<void> {
           String(Math.round(r.ceilingRps)).padStart(8),
           r.ratio.toFixed(2).padStart(7),
           (r.ordersCreated === undefined ? '' : String(r.ordersCreated)).padStart(8),
+          (r.deliveredAfterS === undefined ? '' : r.deliveredAfterS === null ? 'limit' : r.deliveredAfterS.toFixed(1)).padStart(8),
         ].join(' '),
       );
     }
@@ -560,11 +840,13 @@ async function main(): Promise<void> {
     console.log(`results: ${path.relative(ROOT, out)}`);
 
     const fixed = (n: number | null) => (n === null ? '?' : n.toFixed(2));
+    /** A drain time: '' when the scenario has none, 'limit' when the outbox was not empty within DRAIN_LIMIT_MS. */
+    const seconds = (n: number | null) => (n === null ? '' : Number.isFinite(n) ? n.toFixed(1) : 'limit');
     if (ab && other) {
       console.log(
         `\nA/B: this build (${THIS_ROOT}) against ${other.label} (${other.root}), ${ROUNDS} alternating rounds, medians:`,
       );
-      console.log('scenario                   this req/s  other req/s  this p99  other p99  this/other');
+      console.log('scenario                   this req/s  other req/s  this p99  other p99  this/other  this drain s  other drain s');
       for (const a of ab) {
         console.log(
           [
@@ -574,6 +856,8 @@ async function main(): Promise<void> {
             String(a.thisP99).padStart(9),
             String(a.otherP99).padStart(10),
             fixed(a.ratio).padStart(11),
+            seconds(a.thisDrainS).padStart(13),
+            seconds(a.otherDrainS).padStart(14),
           ].join(' '),
         );
       }
@@ -605,7 +889,27 @@ async function main(): Promise<void> {
         `outbox empty ${spreadDelivered === null || !Number.isFinite(spreadDelivered) ? '?' : `${spreadDelivered.toFixed(1)} s`} after ` +
         `${verdict(spreadVersusGroup === null ? null : spreadVersusGroup >= 0.4 && (spreadDelivered ?? Infinity) < 1)}`,
       `orders-page-bulk within 3x of orders-page: ${slowerBy === null ? '?' : `${slowerBy.toFixed(2)}x`} ${verdict(slowerBy === null ? null : slowerBy <= 3)}`,
+      `outbox empty < 5 s after a saturating buy-single-spread: ${spreadDelivered === null ? '?' : `${seconds(spreadDelivered)} s`} ` +
+        `${verdict(spreadDelivered === null ? null : spreadDelivered < 5)}`,
     ];
+    if (upstream) {
+      const rate = (n: number | null) => (n === null ? '?' : String(Math.round(n)));
+      console.log(
+        `upstream (buy-single-upstream, Reloadly simulator: ${UPSTREAM_LATENCY_MS} ms a call, outcome ${UPSTREAM_SETTLE_MS} ms later): ` +
+          `${rate(upstream.acceptedPerS)} purchases accepted/s (sandbox: ${rate(upstream.sandboxAcceptedPerS)}), ` +
+          `${rate(upstream.deliveredPerS)} deliveries completed/s over load and drain, ` +
+          `against ${rate(upstream.sandboxDeliveredPerS)}/s for the sandbox's lifecycle (buy-single-spread): ${fixed(upstream.ratio)} ` +
+          `(${fixed(upstream.steadyRatio)} over the loads' last ${STEADY_SPAN_S} s); ` +
+          `calls in flight at most ${upstream.maxInFlight} (PROVIDER_CONCURRENCY ${upstream.cap}); outbox empty ${seconds(upstream.drainS)} s after`,
+      );
+      targets.push(
+        `buy-single-upstream >= 0.9 of the sandbox's deliveries/s: ${fixed(upstream.ratio)} ${verdict(upstream.ratio === null ? null : upstream.ratio >= 0.9)}`,
+        `upstream calls in flight <= ${upstream.cap}: ${upstream.maxInFlight} ${verdict(upstream.maxInFlight <= upstream.cap)}`,
+        `outbox empty < 5 s after buy-single-upstream: ${seconds(upstream.drainS)} s ${verdict(upstream.drainS === null ? null : upstream.drainS < 5)}`,
+      );
+    }
+    // The drain: seconds from the end of each purchase load until the outbox was empty (every order delivered).
+    if (drained.length > 0) parts.push(`drain s: ${drained.map((d) => `${d.scenario}=${seconds(d.seconds)}`).join(' ')}`);
     const lowestRead = reads.length ? Math.min(...reads.map((n) => medianOf(n) ?? 0)) : 0;
     console.log(
       `bench: reads=${lowestRead.toFixed(2)} purchases=${(spreadRatio ?? 0).toFixed(2)} p99_purchase_ms=${spreadP99 ?? -1}; ` +

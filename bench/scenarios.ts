@@ -8,19 +8,36 @@ export type ScenarioName =
   | 'orders-page-bulk'
   | 'orders-walk'
   | 'buy-single-spread'
+  | 'buy-single-upstream'
   | 'buy-single-one-wallet'
   | 'rc-buy-single'
   | 'buy-bulk-20';
 
 export const READ_SCENARIOS: ScenarioName[] = ['profile', 'data-packages', 'orders-page', 'orders-page-bulk', 'orders-walk'];
-export const PURCHASE_SCENARIOS: ScenarioName[] = ['buy-single-spread', 'buy-single-one-wallet', 'rc-buy-single', 'buy-bulk-20'];
+export const PURCHASE_SCENARIOS: ScenarioName[] = [
+  'buy-single-spread',
+  'buy-single-upstream',
+  'buy-single-one-wallet',
+  'rc-buy-single',
+  'buy-bulk-20',
+];
+/** Scenarios delivered through a real upstream's simulator (Reloadly): only builds with upstreams run them. */
+export const UPSTREAM_SCENARIOS: ScenarioName[] = ['buy-single-upstream'];
 
 export interface ScenarioParams {
   name: ScenarioName;
   profiles: number;
   /** Distinct per scenario run, so no two runs share a beneficiary number (in-flight rule). */
   numberSpace: number;
-  catalog: { operatorId: string; productId: string; packageIds: string[]; rcPackageId: string };
+  catalog: {
+    operatorId: string;
+    productId: string;
+    /** Packages without routes: their live orders go to the sandbox. */
+    packageIds: string[];
+    /** Packages of the same product routed to Reloadly alone (`buy-single-upstream`). */
+    upstreamPackageIds: string[];
+    rcPackageId: string;
+  };
 }
 
 export interface Request {
@@ -118,6 +135,7 @@ export function connectionRequests(p: ScenarioParams, connection: number): Reque
         },
       }));
     case 'buy-single-spread':
+    case 'buy-single-upstream':
     case 'buy-single-one-wallet':
       return list(4_000, (i) => ({
         method: 'POST',
@@ -126,7 +144,10 @@ export function connectionRequests(p: ScenarioParams, connection: number): Reque
         body: JSON.stringify({
           operatorId: p.catalog.operatorId,
           productId: p.catalog.productId,
-          packageId: packageId(i),
+          packageId:
+            p.name === 'buy-single-upstream'
+              ? (p.catalog.upstreamPackageIds[i % p.catalog.upstreamPackageIds.length] ?? '')
+              : packageId(i),
           beneficiaryMsisdn: number(),
         }),
       }));

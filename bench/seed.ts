@@ -5,6 +5,12 @@ export interface BenchSeedOptions {
   profiles: number;
   credentials: number;
   pastOrders: number;
+  /**
+   * The routes of every data package, by package id (docs/live-delivery.md, "Routes"): a package
+   * not named gets none, so its live orders go to the sandbox (LIVE_SANDBOX=true). null for a build
+   * without routes: the packages carry no `routes` field at all.
+   */
+  routes: Record<string, unknown[]> | null;
 }
 
 export const HEAVY_PROFILE = 'usr_bench_heavy';
@@ -67,5 +73,16 @@ export function buildBenchSeed(demoSeedPath: string, options: BenchSeedOptions):
     createdAt: start + i * 60_000,
   }));
 
-  return { ...demo, resultCheckerPackages: rcPackages, profiles: [...(demo.profiles as Json[]), ...profiles], orders };
+  // The demo's own routes (to simulators the bench does not run) never apply: the bench sets every package's.
+  const dataPackages = demo.dataPackages.map(({ routes: _, ...p }) =>
+    options.routes === null ? p : { ...p, routes: options.routes[p.id as string] ?? [] },
+  );
+
+  return {
+    ...demo,
+    dataPackages,
+    resultCheckerPackages: rcPackages,
+    profiles: [...(demo.profiles as Json[]), ...profiles],
+    orders,
+  };
 }
