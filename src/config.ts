@@ -168,7 +168,9 @@ export interface WorkerTuning {
 
 /** The outbox worker's defaults (see worker/options.ts for what each means). */
 export const DEFAULT_WORKER_TUNING: WorkerTuning = {
-  batchSize: 50,
+  // 100 rather than 50: a batch's claim, reads, plan and attempt insert are shared by twice the
+  // deliveries (worker CPU per delivery -10%, a backlog drained ~30% faster; docs/performance.md).
+  batchSize: 100,
   batchesInFlight: 4,
   leaseMs: 60_000,
   idleMaxMs: 500,

@@ -14,7 +14,7 @@ describe('configuration (docs/configuration.md)', () => {
     assert.equal(c.credentialsKey, null);
     assert.equal(c.sqliteSynchronous, 'FULL');
     assert.equal(c.databasePoolSize, 10);
-    assert.equal(c.workerTuning.batchSize, 50);
+    assert.equal(c.workerTuning.batchSize, 100);
     assert.equal(c.workerTuning.batchesInFlight, 4);
   });
 
