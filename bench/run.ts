@@ -32,6 +32,8 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const THIS_ROOT = process.env.BENCH_THIS_ROOT ? path.resolve(process.env.BENCH_THIS_ROOT) : ROOT;
 const OTHER_ROOT = process.env.BENCH_SERVER_ROOT ? path.resolve(process.env.BENCH_SERVER_ROOT) : null;
 const ROUNDS = OTHER_ROOT ? Number(process.env.BENCH_AB_ROUNDS ?? 3) : 1;
+/** A/B: every scenario at this share of the other build's req/s or more. */
+const AB_TARGET = 0.9;
 const full = process.argv.includes('--full');
 const connectionCounts = full ? [50, 200] : [50];
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
@@ -848,6 +850,10 @@ async function main(): Promise<void> {
       );
       console.log('scenario                   this req/s  other req/s  this p99  other p99  this/other  this drain s  other drain s');
       for (const a of ab) {
+        if (a.runs === 0) {
+          console.log(`${a.scenario.padEnd(24)} ${String(Math.round(a.thisRps)).padStart(12)}  (not run on ${other.label}: no upstreams)`);
+          continue;
+        }
         console.log(
           [
             a.scenario.padEnd(24),
@@ -866,7 +872,8 @@ async function main(): Promise<void> {
         null,
       );
       console.log(
-        `A/B target: no scenario below 0.85 of the other build: ${worst ? `lowest ${worst.scenario} ${fixed(worst.ratio)} (${(worst.ratio ?? 0) >= 0.85 ? 'met' : 'NOT met'})` : '?'}`,
+        // Issue 25 asks 0.9 of the build before it (issue 14 asked 0.85).
+        `A/B target: no scenario below ${AB_TARGET} of the other build: ${worst ? `lowest ${worst.scenario} ${fixed(worst.ratio)} (${(worst.ratio ?? 0) >= AB_TARGET ? 'met' : 'NOT met'})` : '?'}`,
       );
     }
     if (baselines) {
