@@ -38,6 +38,23 @@ function createMetrics(ctx: AppContext): Metrics {
   const registers = [registry];
   const log = (what: string) => (error: unknown) => ctx.log.warn({ err: error, metric: what }, 'metric could not be read');
 
+  if (ctx.database.dialect === 'postgres') {
+    // Registered before the gauges that query the database: a scrape calls every collect() in
+    // registration order, so this one reads the pool before the scrape's own reads queue for a
+    // connection (after them, an idle API read "waiting 3": the scrape's three reads).
+    new Gauge({
+      name: 'partner_api_db_pool_connections',
+      help: 'PostgreSQL pool of this process: total (open), idle, waiting (requests queued for a connection), max',
+      labelNames: ['state'],
+      registers,
+      collect() {
+        const usage = ctx.database.poolUsage();
+        if (!usage) return;
+        for (const state of ['total', 'idle', 'waiting', 'max'] as const) this.set({ state }, usage[state]);
+      },
+    });
+  }
+
   const requests = new Counter({
     name: 'partner_api_http_requests_total',
     help: 'HTTP requests answered, by route pattern, method and status',
@@ -116,19 +133,7 @@ function createMetrics(ctx: AppContext): Metrics {
     },
   });
 
-  if (ctx.database.dialect === 'postgres') {
-    new Gauge({
-      name: 'partner_api_db_pool_connections',
-      help: 'PostgreSQL pool of this process: total (open), idle, waiting (requests queued for a connection), max',
-      labelNames: ['state'],
-      registers,
-      collect() {
-        const usage = ctx.database.poolUsage();
-        if (!usage) return;
-        for (const state of ['total', 'idle', 'waiting', 'max'] as const) this.set({ state }, usage[state]);
-      },
-    });
-  } else {
+  if (ctx.database.dialect !== 'postgres') {
     const units = new Histogram({
       name: 'partner_api_sqlite_group_commit_units',
       help: 'Units of work per SQLite group commit',

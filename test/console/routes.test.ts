@@ -595,3 +595,20 @@ describe('console routes', () => {
     });
   });
 });
+
+describe('console wording', () => {
+  test('a result-checker order’s package has no leading separator; one order in the last hour is "1 order"', async (c) => {
+    const t = await useTestApp(c, { env: CONSOLE_ENV });
+    const viewer = await signIn(t, 'viewer');
+    const bought = await t.call('POST', '/api/v1/result-checker/buy-single', {
+      key: KEYS.superLive,
+      body: { packageId: 'rcp_wassce', recipientPhone: '0244830077' },
+    });
+    assert.equal(bought.status, 200, JSON.stringify(bought.body));
+    const page = await viewer.get(`/console/orders/${bought.body.data.shortReference as string}`);
+    assert.equal(page.status, 200);
+    assert.match(page.body, /<dt>Package<\/dt><dd>WASSCE Checker<\/dd>/);
+    const dashboard = await viewer.get('/console');
+    assert.match(dashboard.body, /<p>1 order in the last hour<\/p>/);
+  });
+});

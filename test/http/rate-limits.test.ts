@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { describe, test } from 'node:test';
+import { Redis } from 'ioredis';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { useTestApp, type TestApp } from '../support/app.js';
@@ -122,6 +123,12 @@ describe('rate limits', () => {
       statuses.push(res.statusCode);
     }
     assert.deepEqual(statuses, [200, 200, 200, 200, 200, 200, 429, 429]);
+    // The shared counter is under the prefix, named after the key (not "undefinedundefined-key:").
+    const redis = new Redis(REDIS_URL);
+    c.after(() => redis.quit());
+    const stored = await redis.keys(`${prefix}rate-limit:*`);
+    assert.ok(stored.length > 0, 'a per-key counter is in Redis');
+    for (const key of stored) assert.match(key, new RegExp(`^${prefix}rate-limit:key:[^:]+$`));
   });
 
   test('Redis unreachable: requests are served without limits, and the log says so', async (c) => {

@@ -115,6 +115,17 @@ describe(`GET /metrics (${TEST_DIALECT})`, () => {
     });
   });
 
+  test('an idle API reads no request waiting for a pool connection: the scrape does not count its own reads', async (c) => {
+    const idle = await createTestApp({ env: { METRICS_TOKEN: TOKEN } });
+    c.after(() => idle.close());
+    for (let i = 0; i < 3; i++) {
+      const res = await idle.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${TOKEN}` } });
+      assert.equal(res.statusCode, 200, res.body);
+      const waiting = sample(res.body, 'partner_api_db_pool_connections', { state: 'waiting' });
+      assert.equal(waiting, TEST_DIALECT === 'sqlite' ? undefined : 0, `scrape ${i + 1}`);
+    }
+  });
+
   test('webhook attempts are counted by result', async (c) => {
     const t = await webhookApp(c, { env: { METRICS_TOKEN: TOKEN } });
     const receiver = await startReceiver((_r, n) => ({ status: n === 0 ? 500 : 200 }));
@@ -158,6 +169,20 @@ describe(`GET /metrics (${TEST_DIALECT})`, () => {
       const text = await res.text();
       assert.equal(sample(text, 'partner_api_http_requests_total', { route: '/healthz', status: '200' }), 1);
       assert.equal((await fetch(`${listener.url}/api/v1/profile`)).status, 404, 'the metrics listener serves nothing else');
+    } finally {
+      await listener?.close();
+      await t.close();
+    }
+  });
+
+  test('with METRICS_PORT and METRICS_TOKEN, that listener asks for the token too (docs/configuration.md)', async () => {
+    const t = await createTestApp({ seed: null, env: { METRICS_PORT: '0', METRICS_TOKEN: TOKEN } });
+    const listener = await startMetricsListener(t.ctx, pino({ level: 'silent' }));
+    try {
+      assert.ok(listener);
+      assert.equal((await fetch(`${listener.url}/metrics`)).status, 401);
+      assert.equal((await fetch(`${listener.url}/metrics`, { headers: { authorization: 'Bearer wrong-token-0123456789' } })).status, 401);
+      assert.equal((await fetch(`${listener.url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })).status, 200);
     } finally {
       await listener?.close();
       await t.close();

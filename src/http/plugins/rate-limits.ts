@@ -62,9 +62,16 @@ async function readyOrLater(redis: Redis): Promise<void> {
  */
 export async function registerRateLimits(app: FastifyInstance, setup: RateLimitSetup): Promise<{ authFailures: AuthFailureLimit | null; perKey: () => void }> {
   const redis = setup.redisUrl ? redisClient(setup) : null;
+  const { perKeyMax, windowS, authFailuresPerMinute } = setup.limits;
+  // The per-key limit's settings are the plugin's own, and perKey() takes them without options:
+  // a limiter made with options gets a store keyed by its route's method and URL, which a limiter
+  // outside a route lacks (Redis keys read "rate-limit:undefinedundefined-key:…").
   await app.register(rateLimit, {
     global: false,
     skipOnError: true,
+    max: perKeyMax,
+    timeWindow: windowS * 1000,
+    keyGenerator: (request) => `key:${request.auth.keyId}`,
     ...(redis ? { redis, nameSpace: `${setup.redisKeyPrefix}rate-limit:` } : {}),
   });
   if (redis) {
@@ -72,7 +79,6 @@ export async function registerRateLimits(app: FastifyInstance, setup: RateLimitS
     await readyOrLater(redis);
   }
 
-  const { perKeyMax, windowS, authFailuresPerMinute } = setup.limits;
   let authFailures: AuthFailureLimit | null = null;
   if (authFailuresPerMinute > 0) {
     const store = redis
@@ -83,11 +89,7 @@ export async function registerRateLimits(app: FastifyInstance, setup: RateLimitS
 
   const perKey = () => {
     if (perKeyMax === 0) return;
-    const limiter: Limiter = app.createRateLimit({
-      max: perKeyMax,
-      timeWindow: windowS * 1000,
-      keyGenerator: (request) => `key:${request.auth.keyId}`,
-    });
+    const limiter: Limiter = app.createRateLimit();
     app.addHook('onRequest', async (request, reply) => {
       const state = await limiter(request);
       if (state.isAllowed) return;

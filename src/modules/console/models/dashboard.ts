@@ -2,7 +2,7 @@ import type { StaffRole } from '../../../db/schema.js';
 import type { AuditEntry } from '../../audit/service.js';
 import type { ConsoleOperations } from '../operations.js';
 import { mayAct } from '../service.js';
-import { at } from './frame.js';
+import { at, counted } from './frame.js';
 import { stockLine, type StockLine } from './inventory.js';
 
 export interface StuckLine {
@@ -38,7 +38,8 @@ export interface DashboardView {
   /** Deliveries needing attention, oldest first: shown before everything else. */
   attention: AttentionLine[];
   ordersPerMinute: string;
-  ordersLastHour: number;
+  /** "12 orders", "1 order". */
+  ordersLastHour: string;
   failureRate: string;
   failedLastHour: number;
   stuckCount: number;
@@ -76,7 +77,7 @@ export function dashboardView(d: Awaited<ReturnType<ConsoleOperations['dashboard
       lastAnswer: a.message ?? 'no answer recorded',
     })),
     ordersPerMinute: d.activity.perMinute.toFixed(2),
-    ordersLastHour: d.activity.orders,
+    ordersLastHour: counted(d.activity.orders, 'order'),
     failureRate: `${(d.activity.failureRate * 100).toFixed(1)}%`,
     failedLastHour: d.activity.failed,
     stuckCount: d.stuck.length,

@@ -8,6 +8,9 @@ import { mayAct, type LiveSession } from '../service.js';
  * (../views/) never see a database row, a pesewa or a role rule.
  */
 
+/** `n` and the noun, singular for one: "1 order", "3 orders". */
+export const counted = (n: number, noun: string): string => `${n} ${n === 1 ? noun : `${noun}s`}`;
+
 export interface NavLink {
   name: string;
   href: string;

@@ -126,7 +126,8 @@ export function orderView(d: StaffOrderDetail & { attempts: ProviderAttemptRow[]
     profileId: o.profile_id,
     mode: o.mode,
     type: `${o.order_type}${o.is_bulk ? ' (bulk)' : ''}`,
-    package: `${o.operator_name} · ${o.package_label}`,
+    // A result-checker order has no operator: its package alone, without a leading separator.
+    package: [o.operator_name, o.package_label].filter(Boolean).join(' · '),
     amount: ghs(o.amount),
     createdAt: at(o.created_at),
     completedAt: at(o.completed_at),

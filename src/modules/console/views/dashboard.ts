@@ -31,7 +31,7 @@ export function dashboardPage(frame: PageFrame, d: DashboardView): string {
   return layout(
     frame,
     h`!${attention}<section class="cards">
-  <div class="card"><h2>Orders per minute</h2><p class="figure">${d.ordersPerMinute}</p><p>${d.ordersLastHour} orders in the last hour</p></div>
+  <div class="card"><h2>Orders per minute</h2><p class="figure">${d.ordersPerMinute}</p><p>${d.ordersLastHour} in the last hour</p></div>
   <div class="card"><h2>Failure rate</h2><p class="figure">${d.failureRate}</p><p>${d.failedLastHour} failed in the last hour</p></div>
   <div class="card"><h2>Stuck deliveries</h2><p class="figure">${d.stuckCount}</p><p>open longer than ${d.stuckAfter}</p></div>
   <div class="card"><h2>Pending top-ups</h2><p class="figure">${d.pendingTopUps}</p><p><a href="/console/top-ups">review</a></p></div>
