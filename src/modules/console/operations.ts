@@ -17,6 +17,8 @@ import type { WebhookEndpointService } from '../webhooks/service.js';
 import type { LedgerVerifier } from '../wallet/ledger-verify.js';
 import type { Actor, AuditAction, AuditEntry, AuditTarget, AuditTrail } from '../audit/service.js';
 import type { StaffService } from './service.js';
+import type { FloatService } from '../float/service.js';
+import type { ReconciliationService } from '../reconciliation/service.js';
 
 export type { Actor } from '../audit/service.js';
 
@@ -36,6 +38,8 @@ export interface ConsoleServices {
   audit: AuditTrail;
   /** ORDER_STUCK_AFTER_MS. */
   orderStuckAfterMs: number;
+  floats: FloatService;
+  reconciliation: ReconciliationService;
 }
 
 /** A refusal the console shows as a message (the action was not done). */
@@ -57,15 +61,17 @@ export class ConsoleOperations {
   // ---- reads ----
 
   async dashboard() {
-    const [attention, activity, stuck, pending, stock, lastVerify] = await Promise.all([
+    const [attention, floats, unresolved, activity, stuck, pending, stock, lastVerify] = await Promise.all([
       this.s.deliveries.needingAttention(),
+      this.s.floats.lines(),
+      this.s.reconciliation.unresolvedCounts(),
       this.s.orders.activity(HOUR),
       this.s.orders.stuck(this.s.orderStuckAfterMs),
       this.s.topUps.listForStaff({ status: 'pending', limit: 1000 }),
       this.s.resultChecker.stockReport(),
       this.lastVerify(),
     ]);
-    return { attention, activity, stuck, stuckAfterMs: this.s.orderStuckAfterMs, pending, stock, lastVerify };
+    return { attention, floats, unresolved, activity, stuck, stuckAfterMs: this.s.orderStuckAfterMs, pending, stock, lastVerify };
   }
 
   async lastVerify(): Promise<AuditEntry | null> {

@@ -315,9 +315,10 @@ export async function startDtoneSimulator(options: DtoneSimulatorOptions = {}): 
     // Neither a reference nor dates: the last 24 hours, as DT One does.
     const since = from ?? (to !== null ? to - DAY_MS : externalId === null ? Date.now() - DAY_MS : -Infinity);
     const until = to ?? (from !== null ? from + DAY_MS : Infinity);
+    // Newest first, as DT One lists them: ids grow with insertion, so the map's order reversed.
     const matching = [...transactions.values()]
       .filter((tx) => (externalId === null || tx.externalId === externalId) && tx.createdAt >= since && tx.createdAt <= until)
-      .sort((a, b) => b.id - a.id);
+      .reverse();
     const totalPages = Math.max(1, Math.ceil(matching.length / perPage));
     const headers: Record<string, string> = {
       'x-total': String(matching.length),
