@@ -67,7 +67,7 @@ export class UpstreamUpkeep {
     this.reconciling = true;
     let ran = 0;
     try {
-      await this.deps.reconciliation.scheduleDaily();
+      await this.deps.reconciliation.scheduleDaily(this.deps.clock());
       while (!this.closing) {
         const result = await this.deps.reconciliation.runNext(this.deps.providers, this.deps.workerId);
         if (!result) break;

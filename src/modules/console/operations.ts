@@ -131,6 +131,12 @@ export class ConsoleOperations {
     return this.s.staff.list();
   }
 
+  /** The latest run of each upstream, the findings (unresolved first), and which upstreams may be reconciled here. */
+  async reconciliation() {
+    const [runs, findings] = await Promise.all([this.s.reconciliation.latestRuns(), this.s.reconciliation.findings({ limit: 300 })]);
+    return { runs, findings, enabled: this.s.reconciliation.upstreams() };
+  }
+
   audit(filter: Parameters<AuditTrail['list']>[0]) {
     return this.s.audit.list(filter);
   }
@@ -168,6 +174,21 @@ export class ConsoleOperations {
   resolveDelivery(actor: Actor, r: { order: string; msisdn?: string; outcome: 'completed' | 'failed'; reason: string }) {
     return this.refusalRecorded(actor, 'order.resolve', { type: 'order', id: r.order }, { outcome: r.outcome, reason: r.reason }, () =>
       this.s.deliveries.resolveByStaff(actor, r),
+    );
+  }
+
+  /** An admin asks for a reconciliation: queued for a worker (never run on the request path). */
+  requestReconciliation(actor: Actor, provider: string, window: { from: number; to: number }) {
+    const input = { provider, from: new Date(window.from).toISOString(), to: new Date(window.to).toISOString() };
+    return this.refusalRecorded(actor, 'reconciliation.run', { type: 'reconciliation', id: null }, input, async () =>
+      this.s.reconciliation.request(actor, provider, this.s.reconciliation.window(window.from, window.to)),
+    );
+  }
+
+  /** An admin marks a finding resolved with a note; money is settled with the order's reversal or resolve. */
+  resolveFinding(actor: Actor, findingId: string, note: string) {
+    return this.refusalRecorded(actor, 'reconciliation.resolve', { type: 'reconciliation_finding', id: findingId }, { note }, () =>
+      this.s.reconciliation.resolve(actor, findingId, note),
     );
   }
 

@@ -32,6 +32,19 @@ export const PasswordBody = Type.Object({
 export type PasswordBody = Static<typeof PasswordBody>;
 
 export const ReasonBody = Type.Object({ ...Csrf, reason: Type.String({ maxLength: 500 }) });
+
+/** An admin's note on a reconciliation finding. */
+export const NoteBody = Type.Object({ ...Csrf, note: Type.String({ maxLength: 500 }) });
+export type NoteBody = Static<typeof NoteBody>;
+
+/** A reconciliation asked for in the console: an upstream and a window (ISO 8601 times). */
+export const ReconcileBody = Type.Object({
+  ...Csrf,
+  provider: Type.String({ maxLength: 20 }),
+  from: Type.String({ maxLength: 40 }),
+  to: Type.String({ maxLength: 40 }),
+});
+export type ReconcileBody = Static<typeof ReconcileBody>;
 export type ReasonBody = Static<typeof ReasonBody>;
 
 export const ResolveBody = Type.Object({

@@ -119,8 +119,7 @@ export class ReconciliationService {
    * Queues the daily run of the day before for each upstream, once the day is old enough: a second
    * worker (or process) finds the day's row there and queues nothing. Returns how many it queued.
    */
-  async scheduleDaily(upstreams: readonly UpstreamName[] = UPSTREAMS_RECONCILED.filter((name) => this.enabled.has(name))): Promise<number> {
-    const now = this.clock();
+  async scheduleDaily(now: number = this.clock(), upstreams: readonly UpstreamName[] = this.upstreams()): Promise<number> {
     const today = Math.floor(now / DAY_MS) * DAY_MS;
     if (now < today + DAILY_AFTER_MS) return 0;
     const day = new Date(today - DAY_MS).toISOString().slice(0, 10);
@@ -165,6 +164,11 @@ export class ReconciliationService {
         note: text,
       });
     });
+  }
+
+  /** The upstreams this configuration enables, which a run may name. */
+  upstreams(): UpstreamName[] {
+    return UPSTREAMS_RECONCILED.filter((name) => this.enabled.has(name));
   }
 
   async latestRuns(): Promise<ReconciliationRunRow[]> {

@@ -36,12 +36,17 @@ export class DtoneAdapter implements UpstreamAdapter<DtoneRoute>, UpstreamBooks 
   private readonly baseUrl: string;
   private readonly authorization: string;
   private readonly timeoutMs: number;
+  private readonly listPageSize: number;
 
-  /** `clock` is accepted like the other adapters' but unused: DT One finds a reference without a date window. */
-  constructor(settings: DtoneSettings, options: { timeoutMs: number; clock?: () => number }) {
+  /**
+   * `clock` is accepted like the other adapters' but unused: DT One finds a reference without a date
+   * window. `listPageSize`: transactions a page of the reconciliation list (default and most 100).
+   */
+  constructor(settings: DtoneSettings, options: { timeoutMs: number; clock?: () => number; listPageSize?: number }) {
     this.baseUrl = settings.apiUrl.replace(/\/+$/, '');
     this.authorization = `Basic ${Buffer.from(`${settings.apiKey}:${settings.apiSecret}`).toString('base64')}`;
     this.timeoutMs = options.timeoutMs;
+    this.listPageSize = Math.min(options.listPageSize ?? PER_PAGE, PER_PAGE);
   }
 
   async submit(request: AttemptRequest<DtoneRoute>): Promise<SubmitAnswer> {
@@ -119,7 +124,7 @@ export class DtoneAdapter implements UpstreamAdapter<DtoneRoute>, UpstreamBooks 
           // DT One's bounds are inclusive: the window's end is not.
           to_date: new Date(end - 1).toISOString(),
           page: String(page),
-          per_page: String(PER_PAGE),
+          per_page: String(this.listPageSize),
         });
         const reply = await this.call('GET', `/transactions?${query.toString()}`);
         if (!reply.reached) throw new UpstreamReadError(`DT One did not answer the transaction list: ${reply.message}`);

@@ -149,6 +149,15 @@ export interface DtoneSimulator extends RunningSimulator {
    * the simulator has no such transaction.
    */
   setStatus(transactionId: string, status: DtoneSimulatedStatus): boolean;
+  /** DT One loses a transaction (it answers 404 for it and lists it no more): reconciliation's "missing there". */
+  forget(transactionId: string): boolean;
+  /** DT One's record of a transaction now shows another wholesale price (in its product's unit). */
+  reprice(transactionId: string, amount: number): boolean;
+  /**
+   * Adds transactions as if taken at `createdAt`, without calls or balance movement (benchmarks:
+   * a day of transactions in one step). Each ends in `status`.
+   */
+  load(transactions: { externalId: string; productId: number; mobileNumber: string; createdAt: number; status: DtoneSimulatedStatus }[]): void;
 }
 
 export async function startDtoneSimulator(options: DtoneSimulatorOptions = {}): Promise<DtoneSimulator> {
@@ -380,6 +389,39 @@ export async function startDtoneSimulator(options: DtoneSimulatorOptions = {}): 
       if (!tx) return false;
       moveTo(tx, status);
       return true;
+    },
+    forget(transactionId) {
+      const tx = transactions.get(Number(transactionId));
+      if (!tx) return false;
+      transactions.delete(tx.id);
+      byExternalId.delete(tx.externalId);
+      return true;
+    },
+    reprice(transactionId, amount) {
+      const tx = transactions.get(Number(transactionId));
+      if (!tx) return false;
+      tx.product = { ...tx.product, amount };
+      return true;
+    },
+    load(list) {
+      for (const item of list) {
+        const product = products.get(item.productId);
+        if (!product) throw new Error(`the simulator has no product ${item.productId}`);
+        const tx: SimTransaction = {
+          id: nextId++,
+          externalId: item.externalId,
+          productId: item.productId,
+          product,
+          mobileNumber: item.mobileNumber,
+          callbackUrl: null,
+          createdAt: item.createdAt,
+          confirmedAt: item.createdAt,
+          status: item.status,
+          chargedCents: 0,
+        };
+        transactions.set(tx.id, tx);
+        byExternalId.set(tx.externalId, tx);
+      }
     },
     close: () => server.close(),
   };

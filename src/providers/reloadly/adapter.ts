@@ -53,7 +53,8 @@ export class ReloadlyAdapter implements UpstreamAdapter<ReloadlyRoute>, Upstream
 
   constructor(
     private readonly settings: ReloadlySettings,
-    private readonly options: { timeoutMs: number; clock?: () => number },
+    /** `reportPageSize`: transactions a page of the reconciliation report (default and most 200). */
+    private readonly options: { timeoutMs: number; clock?: () => number; reportPageSize?: number },
   ) {
     this.clock = options.clock ?? Date.now;
     this.tokens = new ReloadlyTokens(settings, { timeoutMs: options.timeoutMs, clock: this.clock });
@@ -118,7 +119,8 @@ export class ReloadlyAdapter implements UpstreamAdapter<ReloadlyRoute>, Upstream
     // Report dates have whole seconds and the end is inclusive: the last second before the window's end.
     const endDate = reportDate(window.to - 1);
     for (let page = 1; page <= REPORT_MAX_PAGES; page++) {
-      const query = new URLSearchParams({ startDate, endDate, page: String(page), size: String(REPORT_PAGE_SIZE) });
+      const size = Math.min(this.options.reportPageSize ?? REPORT_PAGE_SIZE, REPORT_PAGE_SIZE);
+      const query = new URLSearchParams({ startDate, endDate, page: String(page), size: String(size) });
       const read = readBody(await this.call('GET', `/topups/reports/transactions?${query.toString()}`), 'the transactions report', null);
       if (!read.ok) throw new UpstreamReadError(read.answer.class === 'unknown' ? read.answer.message : 'Reloadly did not give the transactions report');
       const content = field(read.body, 'content');
@@ -126,7 +128,7 @@ export class ReloadlyAdapter implements UpstreamAdapter<ReloadlyRoute>, Upstream
       const records: UpstreamRecord[] = [];
       for (const line of content) records.push(await this.recordOf(line));
       yield records;
-      if (isLastPage(read.body, page, content.length, REPORT_PAGE_SIZE)) return;
+      if (isLastPage(read.body, page, content.length, size)) return;
     }
     throw new UpstreamReadError(`Reloadly's transactions report ran past ${REPORT_MAX_PAGES} pages`);
   }
