@@ -12,6 +12,7 @@ import { PackageRouteRepository } from './modules/package-routes/repository.js';
 import { ProfileRepository } from './modules/profiles/repository.js';
 import { FloatRepository } from './modules/float/repository.js';
 import { ReconciliationRepository } from './modules/reconciliation/repository.js';
+import { MarginRepository } from './modules/margins/repository.js';
 import { ResultCheckerRepository } from './modules/result-checker/repository.js';
 import { TopUpRepository } from './modules/top-ups/repository.js';
 import { lowBalanceEvents } from './modules/wallet/alerts.js';
@@ -44,6 +45,8 @@ export interface Repositories {
   floats: FloatRepository;
   /** Reconciliation runs and findings. */
   reconciliation: ReconciliationRepository;
+  /** The margin report's figures and closed days' sums. */
+  margins: MarginRepository;
 }
 
 export function createRepositories(database: Database): Repositories {
@@ -66,6 +69,7 @@ export function createRepositories(database: Database): Repositories {
     staff: new StaffRepository(database),
     floats: new FloatRepository(database),
     reconciliation: new ReconciliationRepository(database),
+    margins: new MarginRepository(database),
     audit: new AuditRepository(database),
     eventRecorder,
   };

@@ -339,6 +339,27 @@ export interface ReconciliationFindingsTable {
   resolution_note: string | null;
 }
 
+/** A closed day's margin figures, per partner, package (and its operator) and upstream; pesewas. */
+export interface MarginDaysTable {
+  /** yyyy-mm-dd, UTC. */
+  day: string;
+  profile_id: string;
+  package_id: string;
+  operator_id: string;
+  provider: string;
+  sales: number;
+  cost: number;
+  deliveries: number;
+  /** Deliveries whose cost is not known (no cost from the upstream, none on the route). */
+  cost_unknown: number;
+}
+
+/** Which closed days margin_days holds, and when each was computed. */
+export interface MarginDaysDoneTable {
+  day: string;
+  computed_at: number;
+}
+
 /** The sandbox provider's own memory (it stands in for an external system). */
 export interface SandboxSubmissionsTable {
   idempotency_key: string;
@@ -538,6 +559,8 @@ export interface DB {
   provider_balances: ProviderBalancesTable;
   reconciliation_runs: ReconciliationRunsTable;
   reconciliation_findings: ReconciliationFindingsTable;
+  margin_days: MarginDaysTable;
+  margin_days_done: MarginDaysDoneTable;
   idempotency_keys: IdempotencyKeysTable;
   events: EventsTable;
   webhook_endpoints: WebhookEndpointsTable;

@@ -287,6 +287,8 @@ export const CONSOLE_ROUTES: ConsoleRouteCase[] = [
   },
   { method: 'GET', url: '/console/audit', role: 'viewer' },
   { method: 'GET', url: '/console/reconciliation', role: 'viewer' },
+  { method: 'GET', url: '/console/reports/margins', role: 'viewer' },
+  { method: 'GET', url: '/console/reports/margins.csv', role: 'viewer' },
   {
     method: 'POST',
     url: '/console/reconciliation/run',

@@ -66,6 +66,29 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.createIndex('reconciliation_findings_open').on('reconciliation_findings').columns(['resolved_at', 'provider']).execute();
   await db.schema.createIndex('reconciliation_findings_run').on('reconciliation_findings').column('last_run_id').execute();
 
+  // Margins (docs/live-delivery.md, "Margins"): a closed day's sales, cost and margin, summed once per
+  // partner, package, operator and upstream; a reversal of one of its orders makes it computed again.
+  await db.schema
+    .createTable('margin_days')
+    .addColumn('day', 'text', (c) => c.notNull())
+    .addColumn('profile_id', 'text', (c) => c.notNull())
+    .addColumn('package_id', 'text', (c) => c.notNull())
+    .addColumn('operator_id', 'text', (c) => c.notNull())
+    .addColumn('provider', 'text', (c) => c.notNull())
+    .addColumn('sales', 'bigint', (c) => c.notNull())
+    .addColumn('cost', 'bigint', (c) => c.notNull())
+    .addColumn('deliveries', 'integer', (c) => c.notNull())
+    .addColumn('cost_unknown', 'integer', (c) => c.notNull())
+    .addPrimaryKeyConstraint('margin_days_pk', ['day', 'profile_id', 'package_id', 'provider'])
+    .execute();
+  await db.schema
+    .createTable('margin_days_done')
+    .addColumn('day', 'text', (c) => c.primaryKey())
+    .addColumn('computed_at', 'bigint', (c) => c.notNull())
+    .execute();
+  // A day's completed deliveries, read by their completion time (the summary of a day, and today's figures).
+  await db.schema.createIndex('order_items_completed').on('order_items').column('completed_at').execute();
+
   // The attempts of one upstream in a window (reconciliation), read in order of creation.
   await db.schema.createIndex('provider_attempts_window').on('provider_attempts').columns(['provider', 'created_at']).execute();
 }

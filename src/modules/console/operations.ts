@@ -19,6 +19,7 @@ import type { Actor, AuditAction, AuditEntry, AuditTarget, AuditTrail } from '..
 import type { StaffService } from './service.js';
 import type { FloatService } from '../float/service.js';
 import type { ReconciliationService } from '../reconciliation/service.js';
+import type { MarginGroup, MarginService } from '../margins/service.js';
 
 export type { Actor } from '../audit/service.js';
 
@@ -40,6 +41,7 @@ export interface ConsoleServices {
   orderStuckAfterMs: number;
   floats: FloatService;
   reconciliation: ReconciliationService;
+  margins: MarginService;
 }
 
 /** A refusal the console shows as a message (the action was not done). */
@@ -129,6 +131,10 @@ export class ConsoleOperations {
 
   staffAccounts() {
     return this.s.staff.list();
+  }
+
+  margins(from: number, to: number, by: MarginGroup) {
+    return this.s.margins.report(from, to, by);
   }
 
   /** The latest run of each upstream, the findings (unresolved first), and which upstreams may be reconciled here. */

@@ -27,6 +27,7 @@ import { inventoryRoutes } from './routes/inventory.js';
 import { orderRoutes } from './routes/orders.js';
 import { packageRoutes } from './routes/packages.js';
 import { reconciliationRoutes } from './routes/reconciliation.js';
+import { reportRoutes } from './routes/reports.js';
 import { partnerRoutes } from './routes/partners.js';
 import { sessionRoutes } from './routes/session.js';
 import { staffRoutes } from './routes/staff.js';
@@ -246,6 +247,7 @@ export async function consoleRoutes(app: FastifyInstance, opts: ConsoleRouteOpti
     staffRoutes,
     auditRoutes,
     reconciliationRoutes,
+    reportRoutes,
   ])
     await app.register(routes, deps);
 }

@@ -91,6 +91,16 @@ export type OrderSearchQuery = Static<typeof OrderSearchQuery>;
 export const NoticeQuery = Type.Object({ notice: Type.Optional(Type.String({ maxLength: 40 })) });
 export type NoticeQuery = Static<typeof NoticeQuery>;
 
+/** The margin report's period (ISO 8601 times) and grouping; defaults: the last 30 days by day. */
+export const MarginsQuery = Type.Object({
+  from: Type.Optional(Type.String({ maxLength: 40 })),
+  to: Type.Optional(Type.String({ maxLength: 40 })),
+  by: Type.Optional(
+    Type.Union([Type.Literal('day'), Type.Literal('operator'), Type.Literal('package'), Type.Literal('provider'), Type.Literal('partner')]),
+  ),
+});
+export type MarginsQuery = Static<typeof MarginsQuery>;
+
 export const AuditQuery = Type.Object({
   action: Type.Optional(Type.String({ maxLength: 64 })),
   before: Type.Optional(Type.Integer({ minimum: 1 })),

@@ -32,6 +32,7 @@ const NAV: [string, string, StaffRole][] = [
   ['packages', '/console/packages', 'viewer'],
   ['partners', '/console/partners', 'viewer'],
   ['reconciliation', '/console/reconciliation', 'viewer'],
+  ['margins', '/console/reports/margins', 'viewer'],
   ['staff', '/console/staff', 'admin'],
   ['audit', '/console/audit', 'viewer'],
   ['password', '/console/password', 'viewer'],
