@@ -3,6 +3,7 @@ import { describe, test } from 'node:test';
 import { createUpkeep } from '../../src/worker/index.js';
 import { seedFinding } from '../support/reconciliation.js';
 import { CONSOLE_ENV, signIn } from '../support/console.js';
+import { waitFor } from '../support/wait.js';
 import { buyCallsAt, settledOrder, startUpstreamHarness, type UpstreamHarness } from '../support/upstreams.js';
 
 /**
@@ -64,15 +65,11 @@ describe('upstream float balances', () => {
     const second = await h.buy('0244123457');
     assert.equal((await settledOrder(h, second)).state, 'completed');
     assert.equal(await buyCallsAt(h, 'hubtel'), 1, 'the breaker rested Hubtel at the first insufficient-float refusal');
-    const hubtel = await (async () => {
-      for (let i = 0; i < 200; i++) {
-        const line = (await byName()).get('hubtel');
-        if (line?.refusedAt !== null) return line;
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      return (await byName()).get('hubtel');
-    })();
-    assert.ok(hubtel?.refusedAt, 'the refusal time is recorded');
+    // Recorded beside the delivery's own unit (a wake-up write): waited for.
+    const hubtel = await waitFor('the refusal time of Hubtel', async () => {
+      const line = (await byName()).get('hubtel');
+      return line?.refusedAt === null ? undefined : line;
+    });
     assert.deepEqual([hubtel.low, hubtel.lowBecause, hubtel.available], [true, 'refused for insufficient float', null]);
 
     // The dashboard: low float and unresolved findings come first, with the float table and its age.

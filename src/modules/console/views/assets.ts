@@ -37,6 +37,7 @@ dl.side dd { margin: 0; }
 svg.chart { background: #fff; border: 1px solid #e3e6eb; max-width: 100%; height: auto; }
 svg.chart .sales { fill: #4a78c2; } svg.chart .cost { fill: #c99a3a; } svg.chart .margin { fill: #3a9a5c; }
 svg.chart text { font-size: 11px; fill: #1c2230; }
+figcaption .sales { color: #4a78c2; } figcaption .cost { color: #c99a3a; } figcaption .margin { color: #3a9a5c; }
 section { margin: 1.2rem 0; }
 .search { margin-bottom: 1rem; display: flex; flex-wrap: wrap; align-items: end; }
 code { background: #f0f1f4; padding: .1rem .3rem; word-break: break-all; }
