@@ -192,7 +192,7 @@ export class ReconciliationService {
   }
 
   private booksOf(providers: Providers, provider: UpstreamName): UpstreamAdapter & UpstreamBooks {
-    const adapter = providers.adapter(provider) as (UpstreamAdapter & UpstreamBooks) | undefined;
+    const adapter: (UpstreamAdapter & UpstreamBooks) | undefined = providers.adapter(provider);
     if (!adapter) throw conflict('INVALID_REQUEST', `${provider} is not enabled in this configuration`);
     if (!adapter.transactions && !adapter.record) throw conflict('INVALID_REQUEST', `${provider} cannot be reconciled`);
     return adapter;
