@@ -116,7 +116,7 @@ function createMetrics(ctx: AppContext): Metrics {
     },
   });
 
-  // What staff must notice first (docs/deployment.md, "Alerts"): read from the database when scraped.
+  // What staff must notice first (docs/deployment.md, "Alerts worth setting"): read from the database when scraped.
   new Gauge({
     name: 'partner_api_deliveries_needing_attention',
     help: 'Deliveries whose upstream attempt has been unknown longer than DELIVERY_ATTENTION_AFTER_MS, whole database',

@@ -8,7 +8,7 @@ import { buyCallsAt, settledOrder, startUpstreamHarness, type UpstreamHarness } 
 
 /**
  * Float balances and what staff notice first (docs/live-delivery.md, "Float balances";
- * docs/deployment.md, "Alerts"): Reloadly's and DT One's balances read by the worker and stored with
+ * docs/deployment.md, "Alerts worth setting"): Reloadly's and DT One's balances read by the worker and stored with
  * their time, LOW under PROVIDER_LOW_BALANCE_<NAME>; Hubtel unknown until a refusal, and an
  * insufficient-float refusal resting the upstream at once (the next order takes the next route
  * without a call) and marking it LOW; the dashboard and /metrics showing all of it.
