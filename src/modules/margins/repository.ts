@@ -32,8 +32,10 @@ export class MarginRepository {
     const rows = await this.database.read
       .selectFrom('order_items as i')
       .innerJoin('orders as o', 'o.id', 'i.order_id')
+      // The attempt that delivered the item, found by the item's index; `status || ''` keeps SQLite
+      // from reading every completed attempt through the status index for each item instead.
       .leftJoin('provider_attempts as a', (join) =>
-        join.onRef('a.order_item_id', '=', 'i.id').onRef('a.item_attempt', '=', 'i.attempt').on('a.status', '=', 'completed'),
+        join.onRef('a.order_item_id', '=', 'i.id').onRef('a.item_attempt', '=', 'i.attempt').on(sql`a.status || ''`, '=', 'completed'),
       )
       .leftJoin('data_packages as p', 'p.id', 'i.package_id')
       .select((eb) => [

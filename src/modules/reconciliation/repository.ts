@@ -2,6 +2,11 @@ import type { Database } from '../../db/connection.js';
 import type { FindingKind, ReconciliationFindingRow, ReconciliationRunRow, ReconciliationTrigger } from '../../db/schema.js';
 import type { Tx } from '../../db/unit-of-work.js';
 
+const ATTEMPTS_PAGE = 5_000;
+
+/** An attempt as read (bigint columns may come back as strings on PostgreSQL). */
+type AttemptRow = Omit<OurAttempt, 'cost' | 'created_at'> & { cost: number | string | null; created_at: number | string };
+
 /** One of our attempts as reconciliation compares it, with its order. */
 export interface OurAttempt {
   reference: string;
@@ -47,19 +52,37 @@ export interface FindingWithOrder extends ReconciliationFindingRow {
 export class ReconciliationRepository {
   constructor(private readonly database: Database) {}
 
-  /** Our attempts of `provider` made in [from, to), oldest first. */
+  /**
+   * Our attempts of `provider` made in [from, to), oldest first, read 5 000 at a time: SQLite reads
+   * on the process's one thread, and a day of 100 000 in one read would hold up the deliveries.
+   */
   async attemptsIn(provider: string, from: number, to: number): Promise<OurAttempt[]> {
-    const rows = await this.database.read
-      .selectFrom('provider_attempts as a')
-      .innerJoin('order_items as i', 'i.id', 'a.order_item_id')
-      .innerJoin('orders as o', 'o.id', 'i.order_id')
-      .select(['a.reference', 'a.status', 'a.provider_transaction_id', 'a.cost', 'a.route', 'a.created_at', 'a.order_item_id', 'i.order_id', 'o.short_reference'])
-      .where('a.provider', '=', provider)
-      .where('a.created_at', '>=', from)
-      .where('a.created_at', '<', to)
-      .orderBy('a.created_at')
-      .execute();
-    return rows.map((r) => ({ ...r, cost: r.cost === null ? null : Number(r.cost), created_at: Number(r.created_at) }));
+    const all: OurAttempt[] = [];
+    let after: { at: number; reference: string } | null = null;
+    for (;;) {
+      const cursor: { at: number; reference: string } | null = after;
+      const rows: AttemptRow[] = await this.database.read
+        .selectFrom('provider_attempts as a')
+        .innerJoin('order_items as i', 'i.id', 'a.order_item_id')
+        .innerJoin('orders as o', 'o.id', 'i.order_id')
+        .select(['a.reference', 'a.status', 'a.provider_transaction_id', 'a.cost', 'a.route', 'a.created_at', 'a.order_item_id', 'i.order_id', 'o.short_reference'])
+        .where('a.provider', '=', provider)
+        .where('a.created_at', '>=', cursor === null ? from : cursor.at)
+        .where('a.created_at', '<', to)
+        .$if(cursor !== null, (qb) =>
+          qb.where((eb) => eb.or([eb('a.created_at', '>', cursor?.at ?? from), eb('a.reference', '>', cursor?.reference ?? '')])),
+        )
+        .orderBy('a.created_at')
+        .orderBy('a.reference')
+        .limit(ATTEMPTS_PAGE)
+        .execute();
+      for (const r of rows) all.push({ ...r, cost: r.cost === null ? null : Number(r.cost), created_at: Number(r.created_at) });
+      const last: AttemptRow | undefined = rows.at(-1);
+      if (!last || rows.length < ATTEMPTS_PAGE) return all;
+      after = { at: Number(last.created_at), reference: last.reference };
+      // Let the deliveries' callbacks run between pages.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
   }
 
   /** Which of `references` are attempts of ours (any time, any upstream). */
