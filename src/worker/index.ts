@@ -47,6 +47,7 @@ export function createUpkeep(ctx: AppContext, workerId: string, options: Partial
     {
       floats: ctx.floats,
       reconciliation: ctx.reconciliation,
+      margins: ctx.margins,
       providers: createProviders(ctx.config, ctx.database, ctx.clock),
       log: ctx.log,
       clock: ctx.clock,

@@ -1,5 +1,6 @@
 import type { Clock } from '../domain/types.js';
 import type { FloatService } from '../modules/float/service.js';
+import type { MarginService } from '../modules/margins/service.js';
 import type { ReconciliationService } from '../modules/reconciliation/service.js';
 import type { Providers } from '../providers/index.js';
 import type { WorkerLogger } from './worker.js';
@@ -32,6 +33,8 @@ export class UpstreamUpkeep {
     private readonly deps: {
       floats: FloatService;
       reconciliation: ReconciliationService;
+      /** Closed days' margin sums are made here, so that no staff report waits for them. */
+      margins?: MarginService;
       providers: Providers;
       log: WorkerLogger;
       clock: Clock;
@@ -46,6 +49,10 @@ export class UpstreamUpkeep {
     this.closing = false;
     this.every('floats', this.options.balanceEveryMs, () => this.readFloats());
     this.every('reconciliation', this.options.reconcileCheckEveryMs, () => this.reconcile());
+    this.every('margins', this.options.reconcileCheckEveryMs, async () => {
+      const summed = await this.deps.margins?.prepare();
+      if (summed) this.deps.log.info({ worker: this.deps.workerId, days: summed }, 'margin sums of closed days made');
+    });
   }
 
   async stop(): Promise<void> {
@@ -83,7 +90,7 @@ export class UpstreamUpkeep {
     return ran;
   }
 
-  /** Runs `task` now and every `ms` after it ends; a failure is logged and the task runs again next time. */
+  /** Runs `task` now and every `ms` after it ends (two workers may sum the same day at once: both write the same figures); a failure is logged and the task runs again next time. */
   private every(name: string, ms: number, task: () => Promise<unknown>): void {
     const tick = () => {
       if (this.stopped) return;

@@ -81,12 +81,25 @@ export class MarginRepository {
     };
   }
 
+  /** When each of `days` was summed, for those that were. */
+  async computedAt(days: readonly string[]): Promise<Map<string, number>> {
+    if (days.length === 0) return new Map();
+    const done = await this.database.read.selectFrom('margin_days_done').selectAll().where('day', 'in', [...days]).execute();
+    return new Map(done.map((d) => [d.day, Number(d.computed_at)]));
+  }
+
   /** Replaces a closed day's summed rows (one unit: the day and its rows change together). */
   async store(day: string, rows: readonly MarginRow[], now: number): Promise<void> {
     await this.database.unit(async (tx) => {
       await tx.execute(tx.qb.deleteFrom('margin_days').where('day', '=', day));
       for (let i = 0; i < rows.length; i += 200) {
-        await tx.execute(tx.qb.insertInto('margin_days').values(rows.slice(i, i + 200).map((r) => ({ ...r, day }))));
+        // Another worker summing the same day at once writes the same figures: its rows stand.
+        await tx.execute(
+          tx.qb
+            .insertInto('margin_days')
+            .values(rows.slice(i, i + 200).map((r) => ({ ...r, day })))
+            .onConflict((oc) => oc.columns(['day', 'profile_id', 'package_id', 'provider']).doNothing()),
+        );
       }
       await tx.execute(
         tx.qb

@@ -84,6 +84,25 @@ export class MarginService {
     return { from, to, by, lines, total };
   }
 
+  /**
+   * Sums the closed days of the last `days` that are not summed yet, or were summed before a
+   * reversal of one of their orders (the worker does this after midnight, so that no report pays
+   * for it). Returns how many days it summed.
+   */
+  async prepare(days = 35): Promise<number> {
+    const now = this.clock();
+    const closedBefore = Math.floor((now - CLOSED_AFTER_MS) / DAY_MS) * DAY_MS;
+    const wanted = Array.from({ length: days }, (_, i) => dayOf(closedBefore - (i + 1) * DAY_MS));
+    const computedAt = await this.rows.computedAt(wanted);
+    const reversed = computedAt.size === 0 ? new Map<string, number>() : await this.rows.reversedDays(Math.min(...computedAt.values()), new Set(computedAt.keys()));
+    const todo = wanted.filter((day) => !computedAt.has(day) || (reversed.get(day) ?? -1) >= (computedAt.get(day) ?? 0));
+    for (const day of todo) {
+      const start = dayStart(day);
+      await this.rows.store(day, await this.rows.live(start, start + DAY_MS), now);
+    }
+    return todo.length;
+  }
+
   /** The rows of [from, to): closed whole days from their sums (summed now when missing or stale), the rest from the orders. */
   private async rowsOf(from: number, to: number): Promise<MarginRow[]> {
     const now = this.clock();
