@@ -94,6 +94,10 @@ export interface UpstreamSettings {
   attentionAfterMs: number;
   /** LIVE_SANDBOX=true: in production, live packages without a usable route may go to the sandbox. */
   liveSandbox: boolean;
+  /** How often the worker reads the upstreams' float balances (PROVIDER_BALANCE_EVERY_MS). */
+  balanceEveryMs: number;
+  /** PROVIDER_LOW_BALANCE_<NAME>: below this (the upstream's currency, hundredths) its float is marked LOW. */
+  lowBalance: { hubtel: number | null; reloadly: number | null; dtone: number | null };
 }
 
 export interface ConsoleSettings {
@@ -459,7 +463,21 @@ function upstreamVars(env: Env, nodeEnv: string): UpstreamSettings {
     breakerCoolMs: intVar(env, 'PROVIDER_BREAKER_COOL_MS', 60_000, 100, 86_400_000),
     attentionAfterMs: intVar(env, 'DELIVERY_ATTENTION_AFTER_MS', 30 * 60_000, 1000, 30 * 86_400_000),
     liveSandbox: booleanVar(env, 'LIVE_SANDBOX', nodeEnv !== 'production'),
+    balanceEveryMs: intVar(env, 'PROVIDER_BALANCE_EVERY_MS', 5 * 60_000, 1_000, 86_400_000),
+    lowBalance: {
+      hubtel: amountVar(env, 'PROVIDER_LOW_BALANCE_HUBTEL'),
+      reloadly: amountVar(env, 'PROVIDER_LOW_BALANCE_RELOADLY'),
+      dtone: amountVar(env, 'PROVIDER_LOW_BALANCE_DTONE'),
+    },
   };
+}
+
+/** An amount such as 500 or 1250.50 (at most two decimals), in hundredths; null when unset. */
+function amountVar(env: Env, name: string): number | null {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '') return null;
+  if (!/^\d{1,12}(\.\d{1,2})?$/.test(raw)) throw new ConfigError(name, `must be an amount such as 500 or 1250.50 (got "${raw}")`);
+  return Math.round(Number(raw) * 100);
 }
 
 function operationsVars(env: Env): OperationsSettings {

@@ -25,6 +25,10 @@ import { adjustmentsWellFormed, LedgerVerifier, ledgerKindsKnown, walletsMatchLe
 import { WalletService } from './modules/wallet/service.js';
 import { WebhookDeliveryService } from './modules/webhooks/deliveries.js';
 import { WebhookEndpointService } from './modules/webhooks/service.js';
+import { FloatService } from './modules/float/service.js';
+import { ReconciliationService } from './modules/reconciliation/service.js';
+import { MarginService } from './modules/margins/service.js';
+import { enabledProviders } from './providers/index.js';
 import { createRepositories, type Repositories } from './repositories.js';
 import { SeedImporter } from './seed/import.js';
 
@@ -66,6 +70,12 @@ export interface AppContext {
   audit: AuditTrail;
   /** What staff do in the console (and the CLI's staff reads), audited, through the services above. */
   console: ConsoleOperations;
+  /** The upstreams' float balances (docs/live-delivery.md, "Float balances"). */
+  floats: FloatService;
+  /** Reconciliation of the upstreams' records with our attempts (docs/live-delivery.md, "Reconciliation"). */
+  reconciliation: ReconciliationService;
+  /** The margin report (docs/live-delivery.md, "Margins"). */
+  margins: MarginService;
   /**
    * Calls `listener` each time a purchase or a retry has committed deliveries to the outbox, so a
    * worker in this process can start on them at once instead of after its idle sleep. Returns the
@@ -157,6 +167,11 @@ export function createContext(
     topUpLedgerCheck(topUps),
   ]);
   const staffService = new StaffService(database, repositories.staff, audit, clock, config.console.sessionTtlMs);
+  const enabled = enabledProviders(config);
+  const floats = new FloatService(repositories.floats, enabled, config.upstreams.lowBalance, clock);
+  const reconciliation = new ReconciliationService(database, repositories.reconciliation, audit, enabled, clock);
+  // Mobile Money gateway fees join the costs here as a CostSource once top-ups by Mobile Money exist.
+  const margins = new MarginService(repositories.margins, clock);
   return {
     config,
     database,
@@ -206,7 +221,13 @@ export function createContext(
       packageRoutes: packageRouteService,
       audit,
       orderStuckAfterMs: config.orderStuckAfterMs,
+      floats,
+      reconciliation,
+      margins,
     }),
+    floats,
+    reconciliation,
+    margins,
     onDeliveriesQueued(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

@@ -10,6 +10,9 @@ import { OutboxRepository } from './modules/deliveries/outbox-repository.js';
 import { OrderRepository } from './modules/orders/repository.js';
 import { PackageRouteRepository } from './modules/package-routes/repository.js';
 import { ProfileRepository } from './modules/profiles/repository.js';
+import { FloatRepository } from './modules/float/repository.js';
+import { ReconciliationRepository } from './modules/reconciliation/repository.js';
+import { MarginRepository } from './modules/margins/repository.js';
 import { ResultCheckerRepository } from './modules/result-checker/repository.js';
 import { TopUpRepository } from './modules/top-ups/repository.js';
 import { lowBalanceEvents } from './modules/wallet/alerts.js';
@@ -38,6 +41,12 @@ export interface Repositories {
   audit: AuditRepository;
   /** Records events with the changes they report (the wallets' low-balance alert uses it too). */
   eventRecorder: EventRecorder;
+  /** The upstreams' float readings and refusals. */
+  floats: FloatRepository;
+  /** Reconciliation runs and findings. */
+  reconciliation: ReconciliationRepository;
+  /** The margin report's figures and closed days' sums. */
+  margins: MarginRepository;
 }
 
 export function createRepositories(database: Database): Repositories {
@@ -58,6 +67,9 @@ export function createRepositories(database: Database): Repositories {
     events,
     webhooks,
     staff: new StaffRepository(database),
+    floats: new FloatRepository(database),
+    reconciliation: new ReconciliationRepository(database),
+    margins: new MarginRepository(database),
     audit: new AuditRepository(database),
     eventRecorder,
   };

@@ -10,6 +10,8 @@ import * as ledger from './commands/ledger.js';
 import * as migrate from './commands/migrate.js';
 import * as orders from './commands/orders.js';
 import * as profiles from './commands/profiles.js';
+import * as providerCommands from './commands/providers.js';
+import * as reportCommands from './commands/report.js';
 import * as rc from './commands/rc.js';
 import * as routes from './commands/routes.js';
 import * as serve from './commands/serve.js';
@@ -29,7 +31,7 @@ const program = new Command('partner-api')
   .showHelpAfterError()
   .exitOverride();
 
-for (const group of [serve, migrate, importCommand, keys, worker, demo, topups, rc, routes, orders, ledger, webhooks, profiles, staff, audit, backupCommands, simulate]) {
+for (const group of [serve, migrate, importCommand, keys, worker, demo, topups, rc, routes, orders, ledger, webhooks, profiles, staff, audit, backupCommands, simulate, providerCommands, reportCommands]) {
   group.register(program);
 }
 

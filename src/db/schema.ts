@@ -276,6 +276,90 @@ export interface ProviderAttemptsTable {
   resolved_at: number | null;
 }
 
+/** Each upstream's last float reading and insufficient-float refusal (docs/live-delivery.md, "Float balances"). */
+export interface ProviderBalancesTable {
+  provider: string;
+  currency: string | null;
+  /** Hundredths of `currency`. */
+  available: number | null;
+  read_at: number | null;
+  /** Why the last reading failed, when it did (the reading before it stays). */
+  read_error: string | null;
+  error_at: number | null;
+  /** The last insufficient-float refusal of a purchase. */
+  refused_at: number | null;
+}
+
+export type ReconciliationRunStatus = 'queued' | 'running' | 'done' | 'failed';
+export type ReconciliationTrigger = 'daily' | 'console' | 'cli';
+
+/** One comparison of an upstream's records with our attempts over a window (docs/live-delivery.md, "Reconciliation"). */
+export interface ReconciliationRunsTable {
+  id: string;
+  provider: string;
+  window_from: number;
+  window_to: number;
+  trigger: ReconciliationTrigger;
+  requested_by: string | null;
+  /** `<provider>:<yyyy-mm-dd>` for the worker's daily run (unique: one per day across all workers); else null. */
+  daily_key: string | null;
+  status: ReconciliationRunStatus;
+  locked_by: string | null;
+  locked_until: number | null;
+  attempts_checked: number;
+  upstream_records: number;
+  findings: number;
+  error: string | null;
+  created_at: number;
+  started_at: number | null;
+  finished_at: number | null;
+}
+
+export type FindingKind = 'delivered-there-failed-here' | 'failed-there-completed-here' | 'unknown-here' | 'missing-there' | 'amount-differs';
+
+/** A difference between an upstream's record and ours, with both sides (JSON), until staff resolve it. */
+export interface ReconciliationFindingsTable {
+  id: string;
+  /** `<provider>:<kind>:<reference or tx:transaction id>`: a difference found again updates its row. */
+  finding_key: string;
+  provider: string;
+  kind: FindingKind;
+  reference: string | null;
+  transaction_id: string | null;
+  order_id: string | null;
+  order_item_id: string | null;
+  ours: string | null;
+  theirs: string | null;
+  first_run_id: string;
+  last_run_id: string;
+  found_at: number;
+  last_seen_at: number;
+  resolved_at: number | null;
+  resolved_by: string | null;
+  resolution_note: string | null;
+}
+
+/** A closed day's margin figures, per partner, package (and its operator) and upstream; pesewas. */
+export interface MarginDaysTable {
+  /** yyyy-mm-dd, UTC. */
+  day: string;
+  profile_id: string;
+  package_id: string;
+  operator_id: string;
+  provider: string;
+  sales: number;
+  cost: number;
+  deliveries: number;
+  /** Deliveries whose cost is not known (no cost from the upstream, none on the route). */
+  cost_unknown: number;
+}
+
+/** Which closed days margin_days holds, and when each was computed. */
+export interface MarginDaysDoneTable {
+  day: string;
+  computed_at: number;
+}
+
 /** The sandbox provider's own memory (it stands in for an external system). */
 export interface SandboxSubmissionsTable {
   idempotency_key: string;
@@ -472,6 +556,11 @@ export interface DB {
   sandbox_submissions: SandboxSubmissionsTable;
   package_routes: PackageRoutesTable;
   provider_attempts: ProviderAttemptsTable;
+  provider_balances: ProviderBalancesTable;
+  reconciliation_runs: ReconciliationRunsTable;
+  reconciliation_findings: ReconciliationFindingsTable;
+  margin_days: MarginDaysTable;
+  margin_days_done: MarginDaysDoneTable;
   idempotency_keys: IdempotencyKeysTable;
   events: EventsTable;
   webhook_endpoints: WebhookEndpointsTable;
@@ -504,5 +593,8 @@ export type RcTransactionRow = Selectable<RcTransactionsTable>;
 export type TopUpRow = Selectable<TopUpsTable>;
 export type PackageRouteRow = Selectable<PackageRoutesTable>;
 export type ProviderAttemptRow = Selectable<ProviderAttemptsTable>;
+export type ProviderBalanceRow = Selectable<ProviderBalancesTable>;
+export type ReconciliationRunRow = Selectable<ReconciliationRunsTable>;
+export type ReconciliationFindingRow = Selectable<ReconciliationFindingsTable>;
 export type StaffAccountRow = Selectable<StaffAccountsTable>;
 export type AuditRow = Selectable<AuditLogTable>;

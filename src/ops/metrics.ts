@@ -133,6 +133,77 @@ function createMetrics(ctx: AppContext): Metrics {
     },
   });
 
+  // What staff must notice first (docs/deployment.md, "Alerts worth setting"): read from the database when scraped.
+  new Gauge({
+    name: 'partner_api_deliveries_needing_attention',
+    help: 'Deliveries whose upstream attempt has been unknown longer than DELIVERY_ATTENTION_AFTER_MS, whole database',
+    registers,
+    async collect() {
+      await ctx.deliveries.needingAttention().then((rows) => this.set(rows.length), log('deliveries_needing_attention'));
+    },
+  });
+  const floatLines = () => ctx.floats.lines();
+  new Gauge({
+    name: 'partner_api_provider_balance',
+    help: "Each upstream's float as last read, in its own currency (Hubtel: never read)",
+    labelNames: ['provider', 'currency'],
+    registers,
+    async collect() {
+      await floatLines().then((lines) => {
+        this.reset();
+        for (const l of lines) if (l.available !== null && l.currency !== null) this.set({ provider: l.provider, currency: l.currency }, l.available / 100);
+      }, log('provider_balance'));
+    },
+  });
+  new Gauge({
+    name: 'partner_api_provider_balance_age_seconds',
+    help: "Age of each upstream's last float reading (absent: never read)",
+    labelNames: ['provider'],
+    registers,
+    async collect() {
+      await floatLines().then((lines) => {
+        this.reset();
+        for (const l of lines) if (l.ageMs !== null) this.set({ provider: l.provider }, l.ageMs / 1000);
+      }, log('provider_balance_age'));
+    },
+  });
+  new Gauge({
+    name: 'partner_api_provider_balance_low',
+    help: 'Whether an upstream float is LOW (below PROVIDER_LOW_BALANCE_<NAME>, or refused for insufficient float since): 1 or 0',
+    labelNames: ['provider'],
+    registers,
+    async collect() {
+      await floatLines().then((lines) => {
+        this.reset();
+        for (const l of lines) this.set({ provider: l.provider }, l.low ? 1 : 0);
+      }, log('provider_balance_low'));
+    },
+  });
+  new Gauge({
+    name: 'partner_api_reconciliation_findings_unresolved',
+    help: 'Reconciliation findings no admin has resolved yet, by upstream',
+    labelNames: ['provider'],
+    registers,
+    async collect() {
+      await ctx.reconciliation.unresolvedCounts().then((counts) => {
+        this.reset();
+        for (const provider of ['hubtel', 'reloadly', 'dtone']) this.set({ provider }, counts.get(provider) ?? 0);
+      }, log('reconciliation_findings_unresolved'));
+    },
+  });
+  new Gauge({
+    name: 'partner_api_reconciliation_last_run_failed',
+    help: "Whether an upstream's latest reconciliation run failed (no answer from the upstream, or attempts left unchecked): 1 or 0",
+    labelNames: ['provider'],
+    registers,
+    async collect() {
+      await ctx.reconciliation.latestRuns().then((runs) => {
+        this.reset();
+        for (const run of runs) this.set({ provider: run.provider }, run.status === 'failed' ? 1 : 0);
+      }, log('reconciliation_last_run_failed'));
+    },
+  });
+
   if (ctx.database.dialect !== 'postgres') {
     const units = new Histogram({
       name: 'partner_api_sqlite_group_commit_units',

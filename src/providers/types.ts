@@ -95,3 +95,49 @@ export interface UpstreamAdapter<R extends Route = Route> {
 
 /** Reads who a callback is about; null when the body names no transaction. */
 export type CallbackReader = (body: unknown) => CallbackSubject | null;
+
+/** An upstream's float as it reports it, in its own currency and units (docs/live-delivery.md, "Float balances"). */
+export interface FloatReading {
+  currency: string;
+  available: number;
+}
+
+/**
+ * One transaction as an upstream's own records have it, for reconciliation (docs/live-delivery.md,
+ * "Reconciliation"). `state`: delivered, failed (refused after taking it, refunded, reversed) or
+ * still in flight. Money in pesewas when the upstream reports it in GHS, else null.
+ */
+export interface UpstreamRecord {
+  reference: string | null;
+  transactionId: string | null;
+  state: 'delivered' | 'failed' | 'in-flight';
+  /** The upstream's own word for the status (SUCCESSFUL, COMPLETED, REVERSED, Paid…). */
+  status: string;
+  /** What was asked or delivered (GHS amounts; DT One: null, its product is the route's). */
+  amount: number | null;
+  /** What it cost the platform. */
+  cost: number | null;
+  /** When the upstream dates it (unix ms), when it says. */
+  at: number | null;
+}
+
+/** A read of an upstream's books that did not get an answer (no answer, HTTP error, a body we cannot read). */
+export class UpstreamReadError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UpstreamReadError';
+  }
+}
+
+/**
+ * What reconciliation and the float reading need of an upstream, beside delivering. Reloadly and DT
+ * One list their transactions by date (`transactions`, paged: one array a page); Hubtel has no list
+ * and is asked per reference (`record`). A read that gets no answer throws UpstreamReadError.
+ */
+export interface UpstreamBooks {
+  /** The float, or null when unreadable (Hubtel: no balance read). */
+  balance?(): Promise<FloatReading | null>;
+  transactions?(window: { from: number; to: number }): AsyncIterable<UpstreamRecord[]>;
+  /** The upstream's record of one attempt; null when it certainly has none. */
+  record?(attempt: AttemptHandle): Promise<UpstreamRecord | null>;
+}

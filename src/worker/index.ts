@@ -6,9 +6,11 @@ import { Heartbeat } from './heartbeat.js';
 import { workerOptionsFrom, type WorkerOptions } from './options.js';
 import { WebhookLane, type WebhookLaneOptions } from './webhook-lane.js';
 import { OutboxWorker } from './worker.js';
+import { DEFAULT_RECONCILE_CHECK_EVERY_MS, UpstreamUpkeep, type UpkeepOptions } from './upkeep.js';
 
 export { OutboxWorker } from './worker.js';
 export { WebhookLane } from './webhook-lane.js';
+export { UpstreamUpkeep } from './upkeep.js';
 
 /** A worker over the context's database, with the providers the configuration selects. */
 export function createWorker(ctx: AppContext, options: Partial<WorkerOptions> = {}): OutboxWorker {
@@ -24,6 +26,9 @@ export function createWorker(ctx: AppContext, options: Partial<WorkerOptions> = 
         coolMs: ctx.config.upstreams.breakerCoolMs,
       },
       callbackUrl: (provider) => callbackUrlFor(ctx.config, provider),
+      onLowFloat: (provider) => {
+        ctx.floats.refused(provider).catch((error: unknown) => ctx.log.warn({ err: error, provider }, 'an insufficient-float refusal could not be recorded'));
+      },
       log: ctx.log,
       clock: ctx.clock,
       maintenance: [
@@ -33,6 +38,22 @@ export function createWorker(ctx: AppContext, options: Partial<WorkerOptions> = 
       ...(metricsExposed(ctx) ? { observer: metricsFor(ctx).worker } : {}),
     },
     options,
+  );
+}
+
+/** The float reading and reconciliation of a worker process (docs/live-delivery.md, "Float balances", "Reconciliation"). */
+export function createUpkeep(ctx: AppContext, workerId: string, options: Partial<UpkeepOptions> = {}): UpstreamUpkeep {
+  return new UpstreamUpkeep(
+    {
+      floats: ctx.floats,
+      reconciliation: ctx.reconciliation,
+      margins: ctx.margins,
+      providers: createProviders(ctx.config, ctx.database, ctx.clock),
+      log: ctx.log,
+      clock: ctx.clock,
+      workerId,
+    },
+    { balanceEveryMs: ctx.config.upstreams.balanceEveryMs, reconcileCheckEveryMs: DEFAULT_RECONCILE_CHECK_EVERY_MS, ...options },
   );
 }
 
@@ -75,6 +96,7 @@ export interface RunningWorker {
 export function startWorker(ctx: AppContext): RunningWorker {
   const outbox = createWorker(ctx, workerOptionsFrom(ctx.config.workerTuning));
   const webhooks = createWebhookLane(ctx, outbox.id);
+  const upkeep = createUpkeep(ctx, outbox.id);
   const heartbeat = new Heartbeat(
     {
       database: ctx.database,
@@ -92,6 +114,7 @@ export function startWorker(ctx: AppContext): RunningWorker {
     if (stopping) return;
     outbox.start();
     webhooks.start();
+    upkeep.start();
   });
   return {
     id: outbox.id,
@@ -99,7 +122,7 @@ export function startWorker(ctx: AppContext): RunningWorker {
     async stop() {
       stopping = true;
       await started;
-      await Promise.all([outbox.stop(), webhooks.stop()]);
+      await Promise.all([outbox.stop(), webhooks.stop(), upkeep.stop()]);
       await heartbeat.stop();
     },
   };

@@ -42,6 +42,8 @@ export interface WorkerDeps {
   gate?: GateOptions;
   /** Where each upstream calls back, or null (docs/live-delivery.md, "Callbacks"). */
   callbackUrl?: (provider: ProviderName) => string | null;
+  /** A purchase was refused for insufficient float (recorded for staff: docs/live-delivery.md, "Float balances"). */
+  onLowFloat?: (provider: ProviderName) => void;
   log: WorkerLogger;
   clock?: Clock;
   maintenance?: MaintenanceTask[];
@@ -319,6 +321,7 @@ export class OutboxWorker {
   private report(attempt: AttemptCall, answer: UpstreamAnswer, effect: AnswerEffect, item: Item): void {
     if (answer.class === 'unknown') this.deps.observer?.providerError?.(attempt.provider, attempt.call, true);
     if (answer.class === 'refused') this.deps.observer?.providerError?.(attempt.provider, attempt.call, false);
+    if (answer.class === 'refused' && answer.lowFloat) this.deps.onLowFloat?.(attempt.provider);
     if (effect.kind === 'settled') this.deps.observer?.settled?.(item.mode, effect.outcome);
     const fields = {
       worker: this.id,

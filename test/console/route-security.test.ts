@@ -4,6 +4,7 @@ import Fastify from 'fastify';
 import { consoleRoutes } from '../../src/modules/console/routes.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { KEYS } from '../support/keys.js';
+import { seedFinding } from '../support/reconciliation.js';
 import { buySingle, newWorker, waitForState } from '../support/orders.js';
 import {
   clientOf,
@@ -40,7 +41,8 @@ describe('generated console route security tests (every route of test/support/co
   let calls = 0;
 
   before(async () => {
-    t = await createTestApp({ env: CONSOLE_ENV });
+    // DT One enabled (never called: no worker runs here) so that an admin may queue a reconciliation of it.
+    t = await createTestApp({ env: { ...CONSOLE_ENV, DTONE_API_KEY: 'route-test-key', DTONE_API_SECRET: 'route-test-secret', DTONE_API_URL: 'http://127.0.0.1:9/v1' } });
     const topUp = async (reference: string) => {
       const res = await t.call('POST', '/api/v1/top-ups/request', {
         key: KEYS.superLive,
@@ -78,6 +80,7 @@ describe('generated console route security tests (every route of test/support/co
       stuckOrder,
       key: (await t.ctx.console.createKey(actor, 'usr_customer', 'test')).id,
       staffAccount: await ensureStaff(t, 'target@staff.example', 'viewer'),
+      finding: await seedFinding(t),
     };
   });
   after(() => t.close());
@@ -85,7 +88,7 @@ describe('generated console route security tests (every route of test/support/co
   /** Everything a console action could change, but the audit trail's refusals. */
   async function state() {
     const db = t.database.db;
-    const [wallets, topUps, orders, outbox, keys, profiles, staff, sessionCount, credentials, done, packages, prices, routes] = await Promise.all([
+    const [wallets, topUps, orders, outbox, keys, profiles, staff, sessionCount, credentials, done, packages, prices, routes, runs, findings] = await Promise.all([
       db.selectFrom('wallets').select(['id', 'available', 'held']).orderBy('id').execute(),
       db.selectFrom('top_ups').select(['id', 'status']).orderBy('id').execute(),
       db.selectFrom('orders').select(['id', 'state']).orderBy('id').execute(),
@@ -107,8 +110,10 @@ describe('generated console route security tests (every route of test/support/co
       db.selectFrom('data_packages').select(['id', 'price', 'status']).orderBy('id').execute(),
       db.selectFrom('data_package_prices').selectAll().orderBy('package_id').orderBy('role').execute(),
       db.selectFrom('package_routes').selectAll().orderBy('package_id').orderBy('position').execute(),
+      db.selectFrom('reconciliation_runs').select(['id', 'status']).orderBy('id').execute(),
+      db.selectFrom('reconciliation_findings').select(['id', 'resolved_at', 'resolution_note']).orderBy('id').execute(),
     ]);
-    return JSON.stringify({ wallets, topUps, orders, outbox, keys, profiles, staff, sessionCount, credentials, done, packages, prices, routes });
+    return JSON.stringify({ wallets, topUps, orders, outbox, keys, profiles, staff, sessionCount, credentials, done, packages, prices, routes, runs, findings });
   }
 
   /** The route's valid call (its params and form), as `who` sends it; `csrf`: the token sent (null: none). */

@@ -148,6 +148,8 @@ export interface ConsoleRecords {
   key: string;
   /** A staff account no test signs in with. */
   staffAccount: string;
+  /** An unresolved reconciliation finding. */
+  finding: string;
 }
 
 export interface ConsoleRouteCase {
@@ -284,6 +286,22 @@ export const CONSOLE_ROUTES: ConsoleRouteCase[] = [
     form: () => ({ role: 'operator', status: 'active' }),
   },
   { method: 'GET', url: '/console/audit', role: 'viewer' },
+  { method: 'GET', url: '/console/reconciliation', role: 'viewer' },
+  { method: 'GET', url: '/console/reports/margins', role: 'viewer' },
+  { method: 'GET', url: '/console/reports/margins.csv', role: 'viewer' },
+  {
+    method: 'POST',
+    url: '/console/reconciliation/run',
+    role: 'admin',
+    form: () => ({ provider: 'dtone', from: '2026-11-24T00:00:00Z', to: '2026-11-25T00:00:00Z' }),
+  },
+  {
+    method: 'POST',
+    url: '/console/reconciliation/findings/:id/resolve',
+    role: 'admin',
+    params: (r) => ({ id: r.finding }),
+    form: () => ({ note: 'reversed the order' }),
+  },
 ];
 
 export const consoleRouteKey = (route: { method: string; url: string }) => `${route.method} ${route.url}`;

@@ -37,6 +37,8 @@ export const AUDIT_ACTIONS = [
   'webhook.disable',
   'package.update',
   'package.routes.set',
+  'reconciliation.run',
+  'reconciliation.resolve',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -17,6 +17,9 @@ import type { WebhookEndpointService } from '../webhooks/service.js';
 import type { LedgerVerifier } from '../wallet/ledger-verify.js';
 import type { Actor, AuditAction, AuditEntry, AuditTarget, AuditTrail } from '../audit/service.js';
 import type { StaffService } from './service.js';
+import type { FloatService } from '../float/service.js';
+import type { ReconciliationService } from '../reconciliation/service.js';
+import type { MarginGroup, MarginService } from '../margins/service.js';
 
 export type { Actor } from '../audit/service.js';
 
@@ -36,6 +39,9 @@ export interface ConsoleServices {
   audit: AuditTrail;
   /** ORDER_STUCK_AFTER_MS. */
   orderStuckAfterMs: number;
+  floats: FloatService;
+  reconciliation: ReconciliationService;
+  margins: MarginService;
 }
 
 /** A refusal the console shows as a message (the action was not done). */
@@ -57,15 +63,17 @@ export class ConsoleOperations {
   // ---- reads ----
 
   async dashboard() {
-    const [attention, activity, stuck, pending, stock, lastVerify] = await Promise.all([
+    const [attention, floats, unresolved, activity, stuck, pending, stock, lastVerify] = await Promise.all([
       this.s.deliveries.needingAttention(),
+      this.s.floats.lines(),
+      this.s.reconciliation.unresolvedCounts(),
       this.s.orders.activity(HOUR),
       this.s.orders.stuck(this.s.orderStuckAfterMs),
       this.s.topUps.listForStaff({ status: 'pending', limit: 1000 }),
       this.s.resultChecker.stockReport(),
       this.lastVerify(),
     ]);
-    return { attention, activity, stuck, stuckAfterMs: this.s.orderStuckAfterMs, pending, stock, lastVerify };
+    return { attention, floats, unresolved, activity, stuck, stuckAfterMs: this.s.orderStuckAfterMs, pending, stock, lastVerify };
   }
 
   async lastVerify(): Promise<AuditEntry | null> {
@@ -125,6 +133,16 @@ export class ConsoleOperations {
     return this.s.staff.list();
   }
 
+  margins(from: number, to: number, by: MarginGroup) {
+    return this.s.margins.report(from, to, by);
+  }
+
+  /** The latest run of each upstream, the findings (unresolved first), and which upstreams may be reconciled here. */
+  async reconciliation() {
+    const [runs, findings] = await Promise.all([this.s.reconciliation.latestRuns(), this.s.reconciliation.findings({ limit: 300 })]);
+    return { runs, findings, enabled: this.s.reconciliation.upstreams() };
+  }
+
   audit(filter: Parameters<AuditTrail['list']>[0]) {
     return this.s.audit.list(filter);
   }
@@ -162,6 +180,21 @@ export class ConsoleOperations {
   resolveDelivery(actor: Actor, r: { order: string; msisdn?: string; outcome: 'completed' | 'failed'; reason: string }) {
     return this.refusalRecorded(actor, 'order.resolve', { type: 'order', id: r.order }, { outcome: r.outcome, reason: r.reason }, () =>
       this.s.deliveries.resolveByStaff(actor, r),
+    );
+  }
+
+  /** An admin asks for a reconciliation: queued for a worker (never run on the request path). */
+  requestReconciliation(actor: Actor, provider: string, window: { from: number; to: number }) {
+    const input = { provider, from: new Date(window.from).toISOString(), to: new Date(window.to).toISOString() };
+    return this.refusalRecorded(actor, 'reconciliation.run', { type: 'reconciliation', id: null }, input, async () =>
+      this.s.reconciliation.request(actor, provider, this.s.reconciliation.window(window.from, window.to)),
+    );
+  }
+
+  /** An admin marks a finding resolved with a note; money is settled with the order's reversal or resolve. */
+  resolveFinding(actor: Actor, findingId: string, note: string) {
+    return this.refusalRecorded(actor, 'reconciliation.resolve', { type: 'reconciliation_finding', id: findingId }, { note }, () =>
+      this.s.reconciliation.resolve(actor, findingId, note),
     );
   }
 

@@ -26,6 +26,8 @@ import { dashboardRoutes } from './routes/dashboard.js';
 import { inventoryRoutes } from './routes/inventory.js';
 import { orderRoutes } from './routes/orders.js';
 import { packageRoutes } from './routes/packages.js';
+import { reconciliationRoutes } from './routes/reconciliation.js';
+import { reportRoutes } from './routes/reports.js';
 import { partnerRoutes } from './routes/partners.js';
 import { sessionRoutes } from './routes/session.js';
 import { staffRoutes } from './routes/staff.js';
@@ -244,6 +246,8 @@ export async function consoleRoutes(app: FastifyInstance, opts: ConsoleRouteOpti
     partnerRoutes,
     staffRoutes,
     auditRoutes,
+    reconciliationRoutes,
+    reportRoutes,
   ])
     await app.register(routes, deps);
 }

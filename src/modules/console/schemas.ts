@@ -32,6 +32,19 @@ export const PasswordBody = Type.Object({
 export type PasswordBody = Static<typeof PasswordBody>;
 
 export const ReasonBody = Type.Object({ ...Csrf, reason: Type.String({ maxLength: 500 }) });
+
+/** An admin's note on a reconciliation finding. */
+export const NoteBody = Type.Object({ ...Csrf, note: Type.String({ maxLength: 500 }) });
+export type NoteBody = Static<typeof NoteBody>;
+
+/** A reconciliation asked for in the console: an upstream and a window (ISO 8601 times). */
+export const ReconcileBody = Type.Object({
+  ...Csrf,
+  provider: Type.String({ maxLength: 20 }),
+  from: Type.String({ maxLength: 40 }),
+  to: Type.String({ maxLength: 40 }),
+});
+export type ReconcileBody = Static<typeof ReconcileBody>;
 export type ReasonBody = Static<typeof ReasonBody>;
 
 export const ResolveBody = Type.Object({
@@ -77,6 +90,16 @@ export type OrderSearchQuery = Static<typeof OrderSearchQuery>;
 
 export const NoticeQuery = Type.Object({ notice: Type.Optional(Type.String({ maxLength: 40 })) });
 export type NoticeQuery = Static<typeof NoticeQuery>;
+
+/** The margin report's period (ISO 8601 times) and grouping; defaults: the last 30 days by day. */
+export const MarginsQuery = Type.Object({
+  from: Type.Optional(Type.String({ maxLength: 40 })),
+  to: Type.Optional(Type.String({ maxLength: 40 })),
+  by: Type.Optional(
+    Type.Union([Type.Literal('day'), Type.Literal('operator'), Type.Literal('package'), Type.Literal('provider'), Type.Literal('partner')]),
+  ),
+});
+export type MarginsQuery = Static<typeof MarginsQuery>;
 
 export const AuditQuery = Type.Object({
   action: Type.Optional(Type.String({ maxLength: 64 })),

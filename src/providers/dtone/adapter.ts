@@ -1,7 +1,18 @@
 import type { DtoneSettings } from '../../config.js';
 import { callUpstream, field, numberField, stringField, type UpstreamCall, type UpstreamReply } from '../http.js';
-import type { AttemptHandle, AttemptRequest, CallbackSubject, CheckAnswer, RouteOf, SubmitAnswer, UpstreamAdapter } from '../types.js';
-import { answerForSubmitError, answerForTransaction, describeErrors, dtoneErrorsOf } from './answers.js';
+import {
+  UpstreamReadError,
+  type AttemptHandle,
+  type AttemptRequest,
+  type CallbackSubject,
+  type CheckAnswer,
+  type RouteOf,
+  type SubmitAnswer,
+  type UpstreamAdapter,
+  type UpstreamBooks,
+  type UpstreamRecord,
+} from '../types.js';
+import { answerForSubmitError, answerForTransaction, describeErrors, dtoneCostOf, dtoneErrorsOf, statusClassOf } from './answers.js';
 
 type DtoneRoute = RouteOf<'dtone'>;
 
@@ -10,23 +21,32 @@ const PER_PAGE = 100;
 /** A reference names one transaction; more pages than this means the filter was ignored and we stop reading. */
 const MAX_LOOKUP_PAGES = 20;
 const TRANSACTION_NOT_FOUND = 1008004;
+/** DT One's list takes a window of at most 24 hours: longer windows are read a day at a time. */
+const LIST_WINDOW_MS = 24 * 60 * 60_000;
+/** A day of 100 000 transactions is 1 000 pages; more than this means the list does not end. */
+const MAX_LIST_PAGES = 100_000;
 
 /**
  * DT One DVS v1 (docs/upstream-apis.md): a transaction per attempt, created and confirmed in
  * one asynchronous call under our reference as `external_id`, followed by its id, found again by
  * `GET /transactions?external_id=`. Basic auth with the API key and secret on every call.
  */
-export class DtoneAdapter implements UpstreamAdapter<DtoneRoute> {
+export class DtoneAdapter implements UpstreamAdapter<DtoneRoute>, UpstreamBooks {
   readonly name = 'dtone';
   private readonly baseUrl: string;
   private readonly authorization: string;
   private readonly timeoutMs: number;
+  private readonly listPageSize: number;
 
-  /** `clock` is accepted like the other adapters' but unused: DT One finds a reference without a date window. */
-  constructor(settings: DtoneSettings, options: { timeoutMs: number; clock?: () => number }) {
+  /**
+   * `clock` is accepted like the other adapters' but unused: DT One finds a reference without a date
+   * window. `listPageSize`: transactions a page of the reconciliation list (default and most 100).
+   */
+  constructor(settings: DtoneSettings, options: { timeoutMs: number; clock?: () => number; listPageSize?: number }) {
     this.baseUrl = settings.apiUrl.replace(/\/+$/, '');
     this.authorization = `Basic ${Buffer.from(`${settings.apiKey}:${settings.apiSecret}`).toString('base64')}`;
     this.timeoutMs = options.timeoutMs;
+    this.listPageSize = Math.min(options.listPageSize ?? PER_PAGE, PER_PAGE);
   }
 
   async submit(request: AttemptRequest<DtoneRoute>): Promise<SubmitAnswer> {
@@ -89,6 +109,35 @@ export class DtoneAdapter implements UpstreamAdapter<DtoneRoute> {
     return null;
   }
 
+  /**
+   * Every transaction DT One dates in the window, a page (≤ 100) at a time, read with
+   * `GET /transactions?from_date=&to_date=&page=&per_page=` (reconciliation); windows longer than
+   * 24 hours are read a day at a time.
+   */
+  async *transactions(window: { from: number; to: number }): AsyncIterable<UpstreamRecord[]> {
+    for (let start = window.from; start < window.to; start += LIST_WINDOW_MS) {
+      const end = Math.min(start + LIST_WINDOW_MS, window.to);
+      for (let page = 1, pages = 0; ; pages++) {
+        if (pages >= MAX_LIST_PAGES) throw new UpstreamReadError(`DT One's transaction list ran past ${MAX_LIST_PAGES} pages`);
+        const query = new URLSearchParams({
+          from_date: new Date(start).toISOString(),
+          // DT One's bounds are inclusive: the window's end is not.
+          to_date: new Date(end - 1).toISOString(),
+          page: String(page),
+          per_page: String(this.listPageSize),
+        });
+        const reply = await this.call('GET', `/transactions?${query.toString()}`);
+        if (!reply.reached) throw new UpstreamReadError(`DT One did not answer the transaction list: ${reply.message}`);
+        if (reply.status !== 200) throw new UpstreamReadError(replyProblem(reply));
+        if (!Array.isArray(reply.body)) throw new UpstreamReadError('DT One answered the transaction list with a body we cannot read');
+        yield reply.body.map(dtoneRecord);
+        const next = Number(reply.headers.get('x-next-page') ?? '');
+        if (!Number.isInteger(next) || next <= page) break;
+        page = next;
+      }
+    }
+  }
+
   private call(method: UpstreamCall['method'], path: string, json?: unknown): Promise<UpstreamReply> {
     return callUpstream({
       method,
@@ -106,9 +155,13 @@ function hasErrorCode(body: unknown, code: number): boolean {
 
 /** A status check or lookup that did not get a transaction: DT One may still have it. */
 function unknownFromReply(reply: Extract<UpstreamReply, { reached: true }>): CheckAnswer {
+  return { class: 'unknown', message: replyProblem(reply) };
+}
+
+function replyProblem(reply: Extract<UpstreamReply, { reached: true }>): string {
   const errors = dtoneErrorsOf(reply.body);
-  if (errors.length === 0) return { class: 'unknown', message: `DT One answered ${reply.status} with a body we cannot read` };
-  return { class: 'unknown', message: `DT One answered ${reply.status}: ${describeErrors(errors)}` };
+  if (errors.length === 0) return `DT One answered ${reply.status} with a body we cannot read`;
+  return `DT One answered ${reply.status}: ${describeErrors(errors)}`;
 }
 
 /** Who a DT One callback (the transaction JSON, unsigned) is about; null when it names no transaction. */
@@ -117,4 +170,22 @@ export function readDtoneCallback(body: unknown): CallbackSubject | null {
   const transactionId = stringField(body, 'id');
   if (reference === null && transactionId === null) return null;
   return { reference, transactionId };
+}
+
+/** A transaction of DT One's list as reconciliation compares it: REVERSED (after completion) counts as failed there. */
+export function dtoneRecord(transaction: unknown): UpstreamRecord {
+  const statusClass = statusClassOf(transaction);
+  const status = stringField(field(transaction, 'status'), 'message') ?? statusClass?.name ?? 'unreadable';
+  const created = stringField(transaction, 'creation_date');
+  const at = created === null ? NaN : Date.parse(created);
+  const kind = statusClass?.kind;
+  return {
+    reference: stringField(transaction, 'external_id'),
+    transactionId: stringField(transaction, 'id'),
+    state: kind === 'completed' ? 'delivered' : kind === 'failed' || kind === 'reversed' ? 'failed' : 'in-flight',
+    status,
+    amount: null,
+    cost: dtoneCostOf(transaction) ?? null,
+    at: Number.isFinite(at) ? at : null,
+  };
 }

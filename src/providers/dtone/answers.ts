@@ -48,7 +48,7 @@ const ROUTE_REASONS: { pattern: RegExp; words: string }[] = [
 const FAILED_VERB: Record<string, string> = { REJECTED: 'rejected', CANCELLED: 'cancelled', DECLINED: 'declined' };
 
 /** The transaction's class, by the class name when DT One gives one we know, else by its id. */
-function statusClassOf(transaction: unknown): { name: string; kind: StatusClass } | null {
+export function statusClassOf(transaction: unknown): { name: string; kind: StatusClass } | null {
   const statusClass = field(field(transaction, 'status'), 'class');
   const name = stringField(statusClass, 'message');
   const byName = name === null ? undefined : CLASS_BY_NAME.get(normalised(name));

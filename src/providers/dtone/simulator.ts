@@ -149,6 +149,15 @@ export interface DtoneSimulator extends RunningSimulator {
    * the simulator has no such transaction.
    */
   setStatus(transactionId: string, status: DtoneSimulatedStatus): boolean;
+  /** DT One loses a transaction (it answers 404 for it and lists it no more): reconciliation's "missing there". */
+  forget(transactionId: string): boolean;
+  /** DT One's record of a transaction now shows another wholesale price (in its product's unit). */
+  reprice(transactionId: string, amount: number): boolean;
+  /**
+   * Adds transactions as if taken at `createdAt`, without calls or balance movement (benchmarks:
+   * a day of transactions in one step). Each ends in `status`.
+   */
+  load(transactions: { externalId: string; productId: number; mobileNumber: string; createdAt: number; status: DtoneSimulatedStatus }[]): void;
 }
 
 export async function startDtoneSimulator(options: DtoneSimulatorOptions = {}): Promise<DtoneSimulator> {
@@ -315,9 +324,10 @@ export async function startDtoneSimulator(options: DtoneSimulatorOptions = {}): 
     // Neither a reference nor dates: the last 24 hours, as DT One does.
     const since = from ?? (to !== null ? to - DAY_MS : externalId === null ? Date.now() - DAY_MS : -Infinity);
     const until = to ?? (from !== null ? from + DAY_MS : Infinity);
+    // Newest first, as DT One lists them: ids grow with insertion, so the map's order reversed.
     const matching = [...transactions.values()]
       .filter((tx) => (externalId === null || tx.externalId === externalId) && tx.createdAt >= since && tx.createdAt <= until)
-      .sort((a, b) => b.id - a.id);
+      .reverse();
     const totalPages = Math.max(1, Math.ceil(matching.length / perPage));
     const headers: Record<string, string> = {
       'x-total': String(matching.length),
@@ -379,6 +389,39 @@ export async function startDtoneSimulator(options: DtoneSimulatorOptions = {}): 
       if (!tx) return false;
       moveTo(tx, status);
       return true;
+    },
+    forget(transactionId) {
+      const tx = transactions.get(Number(transactionId));
+      if (!tx) return false;
+      transactions.delete(tx.id);
+      byExternalId.delete(tx.externalId);
+      return true;
+    },
+    reprice(transactionId, amount) {
+      const tx = transactions.get(Number(transactionId));
+      if (!tx) return false;
+      tx.product = { ...tx.product, amount };
+      return true;
+    },
+    load(list) {
+      for (const item of list) {
+        const product = products.get(item.productId);
+        if (!product) throw new Error(`the simulator has no product ${item.productId}`);
+        const tx: SimTransaction = {
+          id: nextId++,
+          externalId: item.externalId,
+          productId: item.productId,
+          product,
+          mobileNumber: item.mobileNumber,
+          callbackUrl: null,
+          createdAt: item.createdAt,
+          confirmedAt: item.createdAt,
+          status: item.status,
+          chargedCents: 0,
+        };
+        transactions.set(tx.id, tx);
+        byExternalId.set(tx.externalId, tx);
+      }
     },
     close: () => server.close(),
   };

@@ -1,6 +1,17 @@
 import type { HubtelSettings } from '../../config.js';
-import { callUpstream, pesewasToGhs, type UpstreamCall } from '../http.js';
-import type { AttemptHandle, AttemptRequest, CallbackSubject, CheckAnswer, RouteOf, SubmitAnswer, UpstreamAdapter } from '../types.js';
+import { callUpstream, ghsToPesewas, pesewasToGhs, type UpstreamCall } from '../http.js';
+import {
+  UpstreamReadError,
+  type AttemptHandle,
+  type AttemptRequest,
+  type CallbackSubject,
+  type CheckAnswer,
+  type RouteOf,
+  type SubmitAnswer,
+  type UpstreamAdapter,
+  type UpstreamBooks,
+  type UpstreamRecord,
+} from '../types.js';
 import { chooseBundle, classifyPurchase, classifyStatus } from './answers.js';
 import { HUBTEL_CODES, hubtelField, hubtelNumber, hubtelString, responseCodeOf } from './wire.js';
 
@@ -25,7 +36,7 @@ export interface HubtelAdapterOptions {
  * endpoint, by ClientReference. Every answer is classified in answers.ts; nothing here throws for
  * what Hubtel says or does not say.
  */
-export class HubtelAdapter implements UpstreamAdapter<HubtelRoute> {
+export class HubtelAdapter implements UpstreamAdapter<HubtelRoute>, UpstreamBooks {
   readonly name = 'hubtel' as const;
   private readonly authorization: string;
 
@@ -68,6 +79,29 @@ export class HubtelAdapter implements UpstreamAdapter<HubtelRoute> {
 
   async lookup(attempt: AttemptHandle<HubtelRoute>): Promise<CheckAnswer> {
     return this.status(attempt.reference);
+  }
+
+  /**
+   * Hubtel's record of one attempt, by its status endpoint (reconciliation: Hubtel has no list of
+   * transactions): null when it has none; UpstreamReadError when the check got no answer.
+   */
+  async record(attempt: AttemptHandle<HubtelRoute>): Promise<UpstreamRecord | null> {
+    const url = `${this.settings.statusUrl}/transactions/${encodeURIComponent(this.settings.posSalesId)}/status?clientReference=${encodeURIComponent(attempt.reference)}`;
+    const reply = await this.call({ method: 'GET', url });
+    const answer = classifyStatus(reply, attempt.reference);
+    if (answer.class === 'absent') return null;
+    if (answer.class === 'unknown') throw new UpstreamReadError(answer.message);
+    const data = reply.reached ? hubtelField(reply.body, 'data') : null;
+    const amount = hubtelNumber(data, 'amount');
+    return {
+      reference: attempt.reference,
+      transactionId: answer.transactionId,
+      state: answer.class === 'completed' ? 'delivered' : answer.class === 'failed' ? 'failed' : 'in-flight',
+      status: hubtelString(data, 'status') ?? answer.class,
+      amount: amount === null ? null : ghsToPesewas(amount),
+      cost: null,
+      at: null,
+    };
   }
 
   /** The prepaid deposit's balance in GHS as Hubtel reports it; null when not configured or not readable. */

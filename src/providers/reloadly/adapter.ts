@@ -1,13 +1,16 @@
 import type { ReloadlySettings } from '../../config.js';
 import { callUpstream, field, ghsToPesewas, numberField, pesewasToGhs, stringField, type UpstreamReply } from '../http.js';
-import type {
-  AttemptHandle,
-  AttemptRequest,
-  CallbackSubject,
-  CheckAnswer,
-  RouteOf,
-  SubmitAnswer,
-  UpstreamAdapter,
+import {
+  UpstreamReadError,
+  type AttemptHandle,
+  type AttemptRequest,
+  type CallbackSubject,
+  type CheckAnswer,
+  type RouteOf,
+  type SubmitAnswer,
+  type UpstreamAdapter,
+  type UpstreamBooks,
+  type UpstreamRecord,
 } from '../types.js';
 import {
   ERROR_CODE_WORDS,
@@ -15,6 +18,7 @@ import {
   RECENTLY_RECHARGED_WAIT_MS,
   TOKEN_ERROR_CODES,
   TOPUPS_MEDIA_TYPE,
+  parseReportDate,
   reportDate,
 } from './api.js';
 import { ReloadlyTokens } from './token.js';
@@ -31,6 +35,9 @@ type ApiOutcome = { token: 'ok'; reply: UpstreamReply } | { token: 'missing'; re
 const LOOKUP_MARGIN_MS = 24 * 60 * 60_000;
 const LOOKUP_PAGE_SIZE = 50;
 const LOOKUP_MAX_PAGES = 10;
+/** The report's largest page; a day of 100 000 transactions is 500 pages. */
+const REPORT_PAGE_SIZE = 200;
+const REPORT_MAX_PAGES = 100_000;
 
 /**
  * Reloadly Top-ups (docs/upstream-apis.md): an attempt is an async top-up of the
@@ -39,14 +46,15 @@ const LOOKUP_MAX_PAGES = 10;
  * nothing the upstream does or says makes it throw. Reloadly's callback URL is set in its dashboard,
  * not per call, so the attempt's callbackUrl is not sent.
  */
-export class ReloadlyAdapter implements UpstreamAdapter<ReloadlyRoute> {
+export class ReloadlyAdapter implements UpstreamAdapter<ReloadlyRoute>, UpstreamBooks {
   readonly name = 'reloadly' as const;
   private readonly tokens: ReloadlyTokens;
   private readonly clock: () => number;
 
   constructor(
     private readonly settings: ReloadlySettings,
-    private readonly options: { timeoutMs: number; clock?: () => number },
+    /** `reportPageSize`: transactions a page of the reconciliation report (default and most 200). */
+    private readonly options: { timeoutMs: number; clock?: () => number; reportPageSize?: number },
   ) {
     this.clock = options.clock ?? Date.now;
     this.tokens = new ReloadlyTokens(settings, { timeoutMs: options.timeoutMs, clock: this.clock });
@@ -87,7 +95,7 @@ export class ReloadlyAdapter implements UpstreamAdapter<ReloadlyRoute> {
       if (!Array.isArray(content)) return { class: 'unknown', message: 'Reloadly answered the transactions report with a body we cannot read' };
       const found: unknown = content.find((item) => stringField(item, 'customIdentifier') === attempt.reference);
       if (found !== undefined) return this.readReportLine(found);
-      if (isLastPage(body, page, content.length)) return { class: 'absent', message: `Reloadly has no transaction under reference ${attempt.reference}` };
+      if (isLastPage(body, page, content.length, LOOKUP_PAGE_SIZE)) return { class: 'absent', message: `Reloadly has no transaction under reference ${attempt.reference}` };
     }
     return { class: 'unknown', message: `Reloadly's report for reference ${attempt.reference} ran past ${LOOKUP_MAX_PAGES} pages` };
   }
@@ -99,6 +107,52 @@ export class ReloadlyAdapter implements UpstreamAdapter<ReloadlyRoute> {
     const available = numberField(outcome.reply.body, 'balance');
     const currency = stringField(outcome.reply.body, 'currencyCode');
     return available === null || currency === null ? null : { currency, available };
+  }
+
+  /**
+   * Every transaction of the transactions report dated in the window (`startDate`/`endDate`, read
+   * as UTC), a page of 200 at a time (reconciliation). A line without a status is completed by its
+   * status endpoint.
+   */
+  async *transactions(window: { from: number; to: number }): AsyncIterable<UpstreamRecord[]> {
+    const startDate = reportDate(window.from);
+    // Report dates have whole seconds and the end is inclusive: the last second before the window's end.
+    const endDate = reportDate(window.to - 1);
+    for (let page = 1; page <= REPORT_MAX_PAGES; page++) {
+      const size = Math.min(this.options.reportPageSize ?? REPORT_PAGE_SIZE, REPORT_PAGE_SIZE);
+      const query = new URLSearchParams({ startDate, endDate, page: String(page), size: String(size) });
+      const read = readBody(await this.call('GET', `/topups/reports/transactions?${query.toString()}`), 'the transactions report', null);
+      if (!read.ok) throw new UpstreamReadError(read.answer.class === 'unknown' ? read.answer.message : 'Reloadly did not give the transactions report');
+      const content = field(read.body, 'content');
+      if (!Array.isArray(content)) throw new UpstreamReadError('Reloadly answered the transactions report with a body we cannot read');
+      const records: UpstreamRecord[] = [];
+      for (const line of content) records.push(await this.recordOf(line));
+      yield records;
+      if (isLastPage(read.body, page, content.length, size)) return;
+    }
+    throw new UpstreamReadError(`Reloadly's transactions report ran past ${REPORT_MAX_PAGES} pages`);
+  }
+
+  /** A report line as reconciliation compares it; its status from the status endpoint when the line has none. */
+  private async recordOf(line: unknown): Promise<UpstreamRecord> {
+    let status = stringField(line, 'status')?.toUpperCase() ?? null;
+    const transactionId = stringField(line, 'transactionId');
+    if (status === null && transactionId !== null) {
+      const read = readBody(await this.call('GET', `/topups/${encodeURIComponent(transactionId)}/status`), `the status of transaction ${transactionId}`, null);
+      if (read.ok) status = (stringField(read.body, 'status') ?? stringField(field(read.body, 'transaction'), 'status'))?.toUpperCase() ?? null;
+    }
+    const requested = numberField(line, 'requestedAmount');
+    const requestedIn = stringField(line, 'requestedAmountCurrencyCode')?.toUpperCase() ?? 'GHS';
+    const date = stringField(line, 'transactionDate');
+    return {
+      reference: stringField(line, 'customIdentifier'),
+      transactionId,
+      state: status === 'SUCCESSFUL' ? 'delivered' : status === 'FAILED' || status === 'REFUNDED' ? 'failed' : 'in-flight',
+      status: status ?? 'unreadable',
+      amount: requested !== null && requestedIn === 'GHS' ? ghsToPesewas(requested) : null,
+      cost: costInPesewas(line) ?? null,
+      at: date === null ? null : parseReportDate(date),
+    };
   }
 
   /** How many tokens this adapter has asked for (for logs and tests). */
@@ -263,12 +317,12 @@ function codeSuffix(body: unknown): string {
 }
 
 /** Spring's page: `last`, else `totalPages`, else a short page. */
-function isLastPage(body: unknown, page: number, count: number): boolean {
+function isLastPage(body: unknown, page: number, count: number, size: number): boolean {
   const last = field(body, 'last');
   if (typeof last === 'boolean') return last;
   const totalPages = numberField(body, 'totalPages');
   if (totalPages !== null) return page >= totalPages;
-  return count < LOOKUP_PAGE_SIZE;
+  return count < size;
 }
 
 /**

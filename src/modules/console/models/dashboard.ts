@@ -4,6 +4,32 @@ import type { ConsoleOperations } from '../operations.js';
 import { mayAct } from '../service.js';
 import { at, counted } from './frame.js';
 import { stockLine, type StockLine } from './inventory.js';
+import type { FloatLine } from '../../float/service.js';
+
+/** How long ago, in words: `40 s`, `3 min`, `2 h 5 min`. */
+export function ago(ms: number): string {
+  if (ms < 60_000) return `${Math.round(ms / 1000)} s`;
+  const minutes = Math.floor(ms / 60_000);
+  return minutes < 60 ? `${minutes} min` : `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}
+
+export function floatLineView(l: FloatLine): FloatLineView {
+  const balance =
+    l.available !== null && l.currency !== null
+      ? `${l.currency} ${(l.available / 100).toFixed(2)}`
+      : l.readable
+        ? 'not read yet'
+        : 'unknown until a refusal';
+  return {
+    provider: l.provider,
+    balance,
+    readAt: l.readAt === null || l.ageMs === null ? '—' : `${at(l.readAt)} (${ago(l.ageMs)} ago)`,
+    refusedAt: at(l.refusedAt),
+    readError: l.readError === null ? '' : `last reading failed at ${at(l.errorAt)}: ${l.readError}`,
+    low: l.low,
+    lowBecause: l.lowBecause ?? '',
+  };
+}
 
 export interface StuckLine {
   orderId: string;
@@ -27,6 +53,21 @@ export interface AttentionLine {
   lastAnswer: string;
 }
 
+/** An upstream's float as the dashboard shows it (docs/live-delivery.md, "Float balances"). */
+export interface FloatLineView {
+  provider: string;
+  /** `USD 1234.50`, or why there is no figure. */
+  balance: string;
+  /** `2026-11-25 10:00:00 (3 min ago)`, or a dash. */
+  readAt: string;
+  /** The last insufficient-float refusal, or a dash. */
+  refusedAt: string;
+  /** The last reading's failure, or empty. */
+  readError: string;
+  low: boolean;
+  lowBecause: string;
+}
+
 /** The last ledger verify run from the console, as one line. */
 export interface VerifyLine {
   text: string;
@@ -37,6 +78,12 @@ export interface VerifyLine {
 export interface DashboardView {
   /** Deliveries needing attention, oldest first: shown before everything else. */
   attention: AttentionLine[];
+  /** Each enabled upstream's float; LOW ones are shown with the attention list. */
+  floats: FloatLineView[];
+  lowFloats: number;
+  /** Reconciliation findings no admin has resolved yet, per upstream, and in all. */
+  unresolved: { provider: string; count: number }[];
+  unresolvedTotal: number;
   ordersPerMinute: string;
   /** "12 orders", "1 order". */
   ordersLastHour: string;
@@ -76,6 +123,10 @@ export function dashboardView(d: Awaited<ReturnType<ConsoleOperations['dashboard
       unknownFor: `${Math.round(a.unknownForMs / 60_000)} min`,
       lastAnswer: a.message ?? 'no answer recorded',
     })),
+    floats: d.floats.map(floatLineView),
+    lowFloats: d.floats.filter((l) => l.low).length,
+    unresolved: [...d.unresolved].map(([provider, count]) => ({ provider, count })),
+    unresolvedTotal: [...d.unresolved.values()].reduce((a, b) => a + b, 0),
     ordersPerMinute: d.activity.perMinute.toFixed(2),
     ordersLastHour: counted(d.activity.orders, 'order'),
     failureRate: `${(d.activity.failureRate * 100).toFixed(1)}%`,

@@ -34,6 +34,8 @@ const NAV: [string, string, StaffRole][] = [
   ['inventory', '/console/inventory', 'viewer'],
   ['packages', '/console/packages', 'viewer'],
   ['partners', '/console/partners', 'viewer'],
+  ['reconciliation', '/console/reconciliation', 'viewer'],
+  ['margins', '/console/reports/margins', 'viewer'],
   ['staff', '/console/staff', 'admin'],
   ['audit', '/console/audit', 'viewer'],
   ['password', '/console/password', 'viewer'],

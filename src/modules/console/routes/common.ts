@@ -75,6 +75,8 @@ const NOTICES: Record<string, string> = {
   saved: 'Saved.',
   routes: 'Routes saved.',
   password: 'Password changed: your other sessions have ended.',
+  reconciling: 'Reconciliation queued: a worker runs it shortly; reload to see its result.',
+  finding: 'Finding marked resolved.',
 };
 
 export const html = (reply: FastifyReply, body: string, status = 200) =>

@@ -31,6 +31,13 @@ tr.low td, tr.refused td { background: #fff1f0; }
 dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .2rem 1rem; background: #fff; padding: .8rem; border: 1px solid #e3e6eb; }
 dl.facts dt { color: #586174; }
 dl.facts dd { margin: 0; }
+dl.side { display: grid; grid-template-columns: max-content 1fr; gap: 0 .6rem; margin: 0; font-size: .85rem; font-weight: normal; color: #1c2230; }
+dl.side dt { color: #586174; }
+dl.side dd { margin: 0; }
+svg.chart { background: #fff; border: 1px solid #e3e6eb; max-width: 100%; height: auto; }
+svg.chart .sales { fill: #4a78c2; } svg.chart .cost { fill: #c99a3a; } svg.chart .margin { fill: #3a9a5c; }
+svg.chart text { font-size: 11px; fill: #1c2230; }
+figcaption .sales { color: #4a78c2; } figcaption .cost { color: #c99a3a; } figcaption .margin { color: #3a9a5c; }
 section { margin: 1.2rem 0; }
 .search { margin-bottom: 1rem; display: flex; flex-wrap: wrap; align-items: end; }
 code { background: #f0f1f4; padding: .1rem .3rem; word-break: break-all; }

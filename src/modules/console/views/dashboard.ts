@@ -21,6 +21,18 @@ export function dashboardPage(frame: PageFrame, d: DashboardView): string {
     d.attention.length === 0
       ? ''
       : h`<section id="needs-attention"><h2>Needs attention: ${d.attention.length}</h2><p>The upstream may have delivered these and has not said so. Check with it, then resolve each order as delivered or failed.</p>!${table(['order', 'mode', 'number', 'upstream', 'attempt', 'unknown for', 'last answer'], attentionRows, 'None.')}</section>`;
+  const floatRows = d.floats.map(
+    (f) =>
+      h`<tr class="${f.low ? 'bad' : ''}" id="float-${f.provider}"><td>${f.provider}</td><td>${f.balance}</td><td>${f.readAt}</td><td>${f.refusedAt}</td><td>${f.low ? `LOW: ${f.lowBecause}` : 'ok'}</td><td>${f.readError}</td></tr>`,
+  );
+  const lowFloat =
+    d.lowFloats === 0
+      ? ''
+      : h`<section id="low-float"><h2>Low float: ${d.lowFloats}</h2><p>Top up these upstreams' prepaid float: while it is short, their orders go to the next route or fail.</p>!${table(['upstream', 'balance', 'read at', 'refused for float', '', ''], floatRows.filter((_, i) => d.floats[i]?.low), 'None.')}</section>`;
+  const findings =
+    d.unresolvedTotal === 0
+      ? ''
+      : h`<section id="unresolved-findings"><h2>Unresolved reconciliation findings: ${d.unresolvedTotal}</h2><p>!${d.unresolved.map((u) => h`${u.provider}: ${u.count}`).join(', ')}. <a href="/console/reconciliation">Review them</a>.</p></section>`;
   const stockRows = d.stock.map(
     (l) =>
       h`<tr class="${l.low ? 'low' : ''}"><td>${l.packageId}</td><td>${l.name}</td><td>${l.stock}</td><td>${l.low ? 'LOW' : 'ok'}</td></tr>`,
@@ -30,7 +42,7 @@ export function dashboardPage(frame: PageFrame, d: DashboardView): string {
     : '';
   return layout(
     frame,
-    h`!${attention}<section class="cards">
+    h`!${attention}!${lowFloat}!${findings}<section class="cards">
   <div class="card"><h2>Orders per minute</h2><p class="figure">${d.ordersPerMinute}</p><p>${d.ordersLastHour} in the last hour</p></div>
   <div class="card"><h2>Failure rate</h2><p class="figure">${d.failureRate}</p><p>${d.failedLastHour} failed in the last hour</p></div>
   <div class="card"><h2>Stuck deliveries</h2><p class="figure">${d.stuckCount}</p><p>open longer than ${d.stuckAfter}</p></div>
@@ -40,6 +52,7 @@ export function dashboardPage(frame: PageFrame, d: DashboardView): string {
   <h2>Ledger verify</h2>
   <div id="verify">!${verifyResult(d.verify)}!${verifyForm}</div>
 </section>
+<section id="floats"><h2>Upstream float</h2>!${table(['upstream', 'balance', 'read at', 'refused for float', '', 'reading'], floatRows, 'No upstream is enabled.')}</section>
 <section><h2>Stuck deliveries</h2>!${table(['order', 'mode', 'number', 'status', 'since', 'next step'], stuckRows, 'None.')}</section>
 <section><h2>Result-checker stock</h2>!${table(['package', 'name', 'in stock', ''], stockRows, 'No packages.')}</section>`,
   );

@@ -1,0 +1,47 @@
+import type { Command } from 'commander';
+import { DomainError } from '../../domain/errors.js';
+import { MARGIN_GROUPS, marginCsv, type MarginGroup, type MarginLine } from '../../modules/margins/service.js';
+import { CliError, withRuntime } from '../runtime.js';
+import { parseWindow } from '../times.js';
+
+const ghs = (pesewas: number) => (pesewas / 100).toFixed(2);
+
+function line(l: MarginLine, width: number): string {
+  const unknown = l.costUnknown > 0 ? `  (${l.costUnknown} without a known cost)` : '';
+  return `${l.group.padEnd(width)}  sales ${ghs(l.sales).padStart(12)}  cost ${ghs(l.cost).padStart(12)}  margin ${ghs(l.margin).padStart(12)}  deliveries ${String(l.deliveries).padStart(7)}${unknown}`;
+}
+
+export function register(program: Command): void {
+  const report = program.command('report').description('reports for staff (amounts in GHS)');
+
+  report
+    .command('margins')
+    .requiredOption('--from <time>', 'start of the period, ISO 8601 (2026-11-01T00:00:00Z)')
+    .requiredOption('--to <time>', 'end of the period (not included), ISO 8601')
+    .option('--by <group>', `group by ${MARGIN_GROUPS.join('|')}`, 'day')
+    .option('--csv', 'print CSV: the group, then sales, cost and margin in GHS')
+    .description('sales, upstream cost and margin of completed live deliveries (test mode never counts; reversed orders are not sales)')
+    .action(async (opts: { from: string; to: string; by: string; csv?: boolean }) => {
+      if (!(MARGIN_GROUPS as readonly string[]).includes(opts.by)) throw new CliError(`--by must be one of ${MARGIN_GROUPS.join(', ')} (got "${opts.by}")`);
+      const window = parseWindow(opts);
+      const result = await withRuntime(
+        async ({ ctx }) => {
+          try {
+            return await ctx.margins.report(window.from, window.to, opts.by as MarginGroup);
+          } catch (error) {
+            if (error instanceof DomainError) throw new CliError(error.message);
+            throw error;
+          }
+        },
+        { logLevel: 'warn' },
+      );
+      if (opts.csv) {
+        process.stdout.write(marginCsv(result));
+        return;
+      }
+      const width = Math.max(5, ...result.lines.map((l) => l.group.length));
+      if (result.lines.length === 0) console.log('no completed live delivery in the period');
+      for (const l of result.lines) console.log(line(l, width));
+      console.log(line(result.total, width));
+    });
+}
