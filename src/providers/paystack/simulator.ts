@@ -97,6 +97,8 @@ export interface RunningPaystackSimulator {
   stats(): PaystackStats;
   /** Ends a charge now and sends its webhook (as the behaviour says); false when unknown. */
   settle(reference: string, status: 'success' | 'failed' | 'abandoned'): boolean;
+  /** Where webhooks go from now on (an app that listens after the simulator started). */
+  setWebhookUrl(url: string): void;
   /** Sends a charge.success webhook for `reference` of `mode`, known or not; true when answered 2xx. */
   sendWebhook(mode: SimMode, reference: string, event?: string): Promise<boolean>;
   close(): Promise<void>;
@@ -117,6 +119,7 @@ const REFERENCE = /^[A-Za-z0-9.=-]{1,100}$/;
 
 export async function startPaystackSimulator(options: PaystackSimulatorOptions = {}): Promise<RunningPaystackSimulator> {
   let behaviour: PaystackBehaviour = { ...DEFAULT_PAYSTACK_BEHAVIOUR, ...options.behaviour };
+  let webhookUrl = options.webhookUrl;
   const keys: Record<string, SimMode> = { [options.liveKey ?? SIM_LIVE_KEY]: 'live', [options.testKey ?? SIM_TEST_KEY]: 'test' };
   const secretOf: Record<SimMode, string> = { live: options.liveKey ?? SIM_LIVE_KEY, test: options.testKey ?? SIM_TEST_KEY };
   const transactions = new Map<string, SimTransaction>();
@@ -161,11 +164,11 @@ export async function startPaystackSimulator(options: PaystackSimulatorOptions =
   });
 
   async function webhook(mode: SimMode, body: unknown): Promise<boolean> {
-    if (!options.webhookUrl) return false;
+    if (!webhookUrl) return false;
     const raw = JSON.stringify(body);
     const secret = behaviour.wrongSignature ? `${secretOf[mode]}-wrong` : secretOf[mode];
     stats.webhooksSent++;
-    const ok = await sendCallback(options.webhookUrl, body, { [PAYSTACK_SIGNATURE_HEADER]: signPaystackWebhook(raw, secret) }, raw);
+    const ok = await sendCallback(webhookUrl, body, { [PAYSTACK_SIGNATURE_HEADER]: signPaystackWebhook(raw, secret) }, raw);
     if (ok) stats.webhooksAcknowledged++;
     return ok;
   }
@@ -360,6 +363,9 @@ export async function startPaystackSimulator(options: PaystackSimulatorOptions =
     },
     behaviour: () => behaviour,
     stats: () => stats,
+    setWebhookUrl(url) {
+      webhookUrl = url;
+    },
     settle(reference, status) {
       const t = transactions.get(key('live', reference)) ?? transactions.get(key('test', reference));
       if (!t) return false;
