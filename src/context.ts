@@ -212,6 +212,7 @@ export function createContext(
     console: new ConsoleOperations({
       database,
       topUps: topUpService,
+      momo: momoService,
       orders: orderService,
       deliveries: deliveryService,
       resultChecker: resultCheckerService,

@@ -10,6 +10,7 @@ import {
 } from '../../src/providers/paystack/simulator.js';
 import { signPaystackWebhook } from '../../src/providers/paystack/signature.js';
 import { createTestApp, type TestApp } from '../support/app.js';
+import { signIn } from '../support/console.js';
 import { KEYS } from '../support/keys.js';
 import { ledgerEntries, ledgerProblems } from '../support/ledger.js';
 import { waitFor } from '../support/wait.js';
@@ -34,7 +35,7 @@ describe('Mobile Money top-ups through Paystack', () => {
   before(async () => {
     sim = await startPaystackSimulator({ behaviour: { settleMs: 20 } });
     t = await createTestApp({
-      env: { ...sim.env, MOMO_POLL_MS: String(POLL_MS), MOMO_CHARGE_EXPIRES_MS: String(EXPIRES_MS) },
+      env: { ...sim.env, MOMO_POLL_MS: String(POLL_MS), MOMO_CHARGE_EXPIRES_MS: String(EXPIRES_MS), CONSOLE_ENABLED: 'true' },
       clock: () => Date.now() + skew,
     });
     await t.app.listen({ port: 0, host: '127.0.0.1' });
@@ -250,6 +251,36 @@ describe('Mobile Money top-ups through Paystack', () => {
     const history = await t.ctx.momo.history(created._id);
     assert.ok(history.events.some((e) => /late/.test(e.message)));
     sim.settle(next.body.data.reference, 'failed');
+  });
+
+  test('staff: the console shows the gateway side and history, re-checks (operator, audited), and never approves by hand', async () => {
+    sim.configure({ webhooks: 'lose', verifyAmountDelta: 500 });
+    let created: Awaited<ReturnType<typeof charge>>;
+    try {
+      created = await charge(KEYS.superLive, 8);
+      await waitFor('the payment at Paystack', async () => sim.stats().paid.some((p) => p.reference === created.reference));
+    } finally {
+      sim.configure({ webhooks: 'deliver' });
+    }
+    const operator = await signIn(t, 'operator');
+    const viewer = await signIn(t, 'viewer');
+    const list = await operator.get('/console/top-ups');
+    assert.match(list.body, new RegExp(`Mobile Money</a>: pay_offline, MTN 233`));
+    assert.doesNotMatch(list.body, new RegExp(`/console/top-ups/${created._id}/approve`), 'no hand approval for Mobile Money');
+    assert.equal((await operator.post(`/console/top-ups/${created._id}/approve`)).status, 409);
+    assert.equal((await viewer.post(`/console/top-ups/${created._id}/recheck`)).status, 403);
+    const rechecked = await operator.post(`/console/top-ups/${created._id}/recheck`);
+    sim.configure({ verifyAmountDelta: 0 });
+    assert.equal(rechecked.status, 303);
+    const page = await operator.get(rechecked.location ?? '');
+    assert.match(page.body, /Re-checked with Paystack: paid with another amount/);
+    assert.match(page.body, /not credited: Paystack verified GHS 13\.00, not GHS 8\.00/);
+    assert.match(page.body, /recheck<\/td><td>success<\/td>/);
+    assert.deepEqual(await credits(created._id), []);
+    const [audit] = await t.ctx.audit.list({ action: 'topup.recheck', limit: 1 });
+    assert.equal(audit?.actor, 'operator@staff.example');
+    assert.equal(audit?.recordId, created._id);
+    assert.equal(audit?.detail?.outcome, 'mismatch');
   });
 
   test('a second charge for a number while one is pending is 409; a refused charge is 502 and the record says why', async () => {

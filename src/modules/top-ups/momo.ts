@@ -360,6 +360,14 @@ export class MomoTopUpService {
     return checked;
   }
 
+  /** Staff (console and CLI): asks the gateway again now; audited with what it found, in the unit of its effect. */
+  async recheck(actor: Actor, id: string): Promise<CheckOutcome> {
+    const topUp = await this.topUps.findById(id);
+    if (!topUp) throw notFound('NOT_FOUND', `no top-up ${id}`);
+    if (topUp.gateway === null) throw conflict('INVALID_REQUEST', `top-up ${id} is not a Mobile Money top-up: there is no gateway to ask`);
+    return this.check(id, 'recheck', actor);
+  }
+
   /** Staff: the top-up and its gateway history. */
   async history(id: string) {
     const topUp = await this.topUps.findById(id);

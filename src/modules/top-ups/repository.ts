@@ -120,6 +120,8 @@ export class TopUpRepository {
       })
       .where('id', '=', id)
       .where('status', '=', 'pending')
+      // Staff never decide a Mobile Money top-up by hand: the gateway's verified answer does.
+      .where('gateway', 'is', null)
       .returningAll();
     return (await tx.execute(query)).rows[0];
   }

@@ -193,6 +193,9 @@ export class TopUpService {
   private async refusal(tx: Tx, id: string) {
     const existing = await this.topUps.find(tx, id);
     if (!existing) return notFound('NOT_FOUND', `no top-up ${id}`);
+    if (existing.gateway !== null) {
+      return conflict('INVALID_REQUEST', `top-up ${id} is a Mobile Money top-up: only the gateway's verified answer decides it (re-check it instead)`);
+    }
     const when = existing.decided_at ? ` at ${new Date(existing.decided_at).toISOString()}` : '';
     return conflict('INVALID_REQUEST', `top-up ${id} was already ${existing.status}${when}; a decision cannot be changed`);
   }
