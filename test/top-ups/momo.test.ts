@@ -10,6 +10,7 @@ import {
 } from '../../src/providers/paystack/simulator.js';
 import { signPaystackWebhook } from '../../src/providers/paystack/signature.js';
 import { createTestApp, type TestApp } from '../support/app.js';
+import { cliEnv, runCli, spawnCli } from '../support/cli.js';
 import { signIn } from '../support/console.js';
 import { KEYS } from '../support/keys.js';
 import { ledgerEntries, ledgerProblems } from '../support/ledger.js';
@@ -352,6 +353,41 @@ describe('Mobile Money top-ups through Paystack', () => {
       assert.equal(SIM_TEST_KEY.startsWith('sk_test_'), true);
     } finally {
       sim.configure({ webhooks: 'deliver' });
+    }
+  });
+
+  test('cli topups reconcile and recheck; cli simulate paystack', async () => {
+    // The mismatched payments of earlier tests were paid at Paystack and not credited here.
+    const env = cliEnv(t, { ...sim.env, LOG_LEVEL: 'warn' });
+    const day = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    const reconcile = await runCli(['topups', 'reconcile', '--from', day, '--to', new Date(Date.now() + 86_400_000).toISOString()], env);
+    assert.equal(reconcile.code, 1, reconcile.stderr);
+    assert.match(reconcile.stdout, /paid at Paystack but top-up tup_\w+ is rejected here, not credited/);
+    assert.match(reconcile.stdout, /NOT reconciled: \d+ transactions and top-ups/);
+    const mismatched = /paid at Paystack but top-up (tup_\w+) is rejected/.exec(reconcile.stdout)?.[1] ?? '';
+    const recheck = await runCli(['topups', 'recheck', mismatched], env);
+    assert.equal(recheck.code, 0, recheck.stderr);
+    assert.match(recheck.stdout, new RegExp(`${mismatched}: (mismatch|credited-late); now (rejected|approved)`));
+    const bad = await runCli(['topups', 'reconcile', '--from', 'yesterday', '--to', day], env);
+    assert.notEqual(bad.code, 0);
+    assert.match(bad.stderr, /--from must be an ISO date/);
+
+    const simulator = spawnCli(['simulate', 'paystack', '--port', '0', '--outcome', 'send_otp'], { LOG_LEVEL: 'warn' });
+    try {
+      await simulator.waitForOutput('PAYSTACK_TEST_SECRET_KEY=');
+      const url = /listening at (http:\/\/[\d.:]+)/.exec(simulator.stdout())?.[1] ?? '';
+      const state = (await (await fetch(`${url}/_sim/state`)).json()) as { behaviour: { outcome: string } };
+      assert.equal(state.behaviour.outcome, 'send_otp');
+      const charged = await fetch(`${url}/charge`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${SIM_LIVE_KEY}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'a@example.com', amount: 100, reference: 'cli-1', mobile_money: { phone: '0551234987', provider: 'mtn' } }),
+      });
+      assert.equal(((await charged.json()) as { data: { status: string } }).data.status, 'send_otp');
+      const unauthorised = await fetch(`${url}/transaction/verify/cli-1`, { headers: { authorization: 'Bearer sk_live_wrong' } });
+      assert.equal(unauthorised.status, 401);
+    } finally {
+      simulator.kill();
     }
   });
 
