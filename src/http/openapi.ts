@@ -106,7 +106,8 @@ const STATUS_TEXT: Record<number, string> = {
   422: 'Unprocessable',
   429: 'Too many requests',
   500: 'A fault of ours',
-  503: 'Not ready',
+  502: 'The payment gateway refused or could not be reached',
+  503: 'Not ready, or not available here',
 };
 
 /** A realistic message per code, for the examples. */
@@ -301,6 +302,9 @@ const OPERATION_IDS: Record<string, string> = {
   'get /api/v1/result-checker/orders/{orderId}/status': 'getResultCheckerTransaction',
   'post /api/v1/top-ups/request': 'requestTopUp',
   'get /api/v1/top-ups': 'listTopUps',
+  'post /api/v1/top-ups/mobile-money': 'topUpByMobileMoney',
+  'post /api/v1/top-ups/{topUpId}/otp': 'submitTopUpOtp',
+  'get /api/v1/top-ups/{topUpId}': 'getTopUp',
   'get /api/v1/events': 'listEvents',
   'get /api/v1/events/{eventId}': 'getEvent',
   'post /api/v1/events/{eventId}/redeliver': 'redeliverEvent',
