@@ -13,9 +13,9 @@ import {
 
 /**
  * Paystack over our HTTP helper (docs/paystack-api.md): Bearer secret key, JSON, amounts in pesewas.
- * Paystack's Node libraries were not taken: the official one is not published for this API's
- * charge endpoints, and the community ones are unmaintained or pull in axios; four calls over
- * callUpstream keep the timeouts and keep-alive every other outside call has.
+ * Paystack's own Node package (@paystack/paystack-sdk) is maintained but wraps the whole API with an
+ * HTTP stack of its own; four calls over callUpstream keep the timeouts, keep-alive and answer
+ * classification every other outside call has.
  */
 export class PaystackGateway implements PaymentGateway {
   readonly name = 'paystack' as const;

@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /**
- * Paystack's webhook signature (docs/paystack-api.md, "Webhooks"): `x-paystack-signature` is the
+ * Paystack's webhook signature (docs/paystack-api.md, "Our reading"): `x-paystack-signature` is the
  * hex HMAC-SHA512 of the raw body, keyed with the secret key of the mode that sent it.
  */
 export const PAYSTACK_SIGNATURE_HEADER = 'x-paystack-signature';
