@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { Mode } from '../../domain/types.js';
-import { HttpError } from '../../http/errors.js';
-import { authErrors, withErrors } from '../../http/responses.js';
-import { PAYSTACK_SIGNATURE_HEADER, verifyPaystackSignature } from '../../providers/paystack/signature.js';
-import type { MomoTopUpService } from './momo.js';
+import type { Mode } from '../../../domain/types.js';
+import { HttpError } from '../../../http/errors.js';
+import { authErrors, withErrors } from '../../../http/responses.js';
+import { PAYSTACK_SIGNATURE_HEADER, verifyPaystackSignature } from '../../../providers/paystack/signature.js';
+import type { MomoTopUpService } from '../momo.js';
 
 export interface PaystackCallbackOptions {
   momo: MomoTopUpService;

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { authErrors, withErrors } from '../../http/responses.js';
-import type { MomoTopUpService } from './momo.js';
-import { MomoTopUpBody, OtpBody, TopUpPageResponse, TopUpParams, TopUpRequestBody, TopUpResponse, TopUpsQuery } from './schemas.js';
-import type { TopUpService } from './service.js';
+import { authErrors, withErrors } from '../../../http/responses.js';
+import type { MomoTopUpService } from '../momo.js';
+import { MomoTopUpBody, OtpBody, TopUpPageResponse, TopUpParams, TopUpRequestBody, TopUpResponse, TopUpsQuery } from '../schemas.js';
+import type { TopUpService } from '../service.js';
 
 export const topUpRoutes: FastifyPluginAsyncTypebox<{ topUps: TopUpService; momo: MomoTopUpService }> = async (app, { topUps, momo }) => {
   app.post(
