@@ -29,7 +29,8 @@ import { callbackRoutes } from './modules/deliveries/routes.js';
 import { CALLBACK_READERS, reloadlySignatureCheck } from './providers/index.js';
 import { profileRoutes } from './modules/profiles/routes.js';
 import { resultCheckerRoutes } from './modules/result-checker/routes.js';
-import { topUpRoutes } from './modules/top-ups/routes.js';
+import { topUpRoutes } from './modules/top-ups/routes/api.js';
+import { paystackCallbackRoutes } from './modules/top-ups/routes/paystack-callback.js';
 import { walletRoutes } from './modules/wallet/routes.js';
 import { webhookRoutes } from './modules/webhooks/routes.js';
 import type { Lifecycle } from './ops/lifecycle.js';
@@ -149,6 +150,10 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     reloadlySignature: reloadlySignatureCheck(ctx.config),
     log: ctx.log,
   });
+  await app.register(paystackCallbackRoutes, {
+    momo: ctx.momo,
+    secretKeys: { live: ctx.config.momo.liveSecretKey, test: ctx.config.momo.testSecretKey },
+  });
 
   await app.register(
     async (api) => {
@@ -167,7 +172,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
       await api.register(resultCheckerRoutes, { resultChecker: ctx.resultChecker });
       await api.register(dataBundleRoutes, { purchases: ctx.purchases });
       await api.register(orderRoutes, { orders: ctx.orders });
-      await api.register(topUpRoutes, { topUps: ctx.topUps });
+      await api.register(topUpRoutes, { topUps: ctx.topUps, momo: ctx.momo });
       await api.register(eventRoutes, { events: ctx.events });
       await api.register(webhookRoutes, { endpoints: ctx.webhookEndpoints });
     },

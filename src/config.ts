@@ -45,6 +45,24 @@ export interface Config {
   operations: OperationsSettings;
   /** The real upstreams of live deliveries (docs/live-delivery.md, "Providers"). */
   upstreams: UpstreamSettings;
+  /** Mobile Money top-ups through Paystack (docs/mobile-money.md). */
+  momo: MomoSettings;
+}
+
+export interface MomoSettings {
+  /** PAYSTACK_SECRET_KEY (sk_live_…): live keys' charges; null: live Mobile Money top-ups are unavailable. */
+  liveSecretKey: string | null;
+  /** PAYSTACK_TEST_SECRET_KEY (sk_test_…): test keys' charges; null: the built-in sandbox serves them. */
+  testSecretKey: string | null;
+  /** PAYSTACK_API_URL, without a trailing slash. */
+  apiUrl: string;
+  /** MOMO_TOPUP_MIN and MOMO_TOPUP_MAX, in pesewas. */
+  minAmount: number;
+  maxAmount: number;
+  /** MOMO_POLL_MS: how often the worker checks each pending charge. */
+  pollMs: number;
+  /** MOMO_CHARGE_EXPIRES_MS: a charge not paid by then is rejected. */
+  chargeExpiresMs: number;
 }
 
 export interface HubtelSettings {
@@ -372,6 +390,30 @@ export function loadConfig(env: Env = process.env): Config {
     },
     operations: operationsVars(env),
     upstreams: upstreamVars(env, nodeEnv),
+    momo: momoVars(env),
+  };
+}
+
+function secretKeyVar(env: Env, name: string, prefix: string): string | null {
+  const raw = env[name]?.trim() || null;
+  if (raw !== null && !new RegExp(`^${prefix}[A-Za-z0-9_]{8,200}$`).test(raw)) {
+    throw new ConfigError(name, `must be a Paystack secret key starting with ${prefix} (the dashboard's Settings, API Keys)`);
+  }
+  return raw;
+}
+
+function momoVars(env: Env): MomoSettings {
+  const minGhs = intVar(env, 'MOMO_TOPUP_MIN', 1, 1, 1_000_000);
+  const maxGhs = intVar(env, 'MOMO_TOPUP_MAX', 5000, 1, 1_000_000);
+  if (maxGhs < minGhs) throw new ConfigError('MOMO_TOPUP_MAX', `must be at least MOMO_TOPUP_MIN (${minGhs})`);
+  return {
+    liveSecretKey: secretKeyVar(env, 'PAYSTACK_SECRET_KEY', 'sk_live_'),
+    testSecretKey: secretKeyVar(env, 'PAYSTACK_TEST_SECRET_KEY', 'sk_test_'),
+    apiUrl: urlVar(env, 'PAYSTACK_API_URL', 'https://api.paystack.co'),
+    minAmount: minGhs * 100,
+    maxAmount: maxGhs * 100,
+    pollMs: intVar(env, 'MOMO_POLL_MS', 10_000, 10, 3_600_000),
+    chargeExpiresMs: intVar(env, 'MOMO_CHARGE_EXPIRES_MS', 15 * 60_000, 1_000, 7 * 86_400_000),
   };
 }
 

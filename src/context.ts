@@ -21,6 +21,8 @@ import { resultCheckerLedgerCheck } from './modules/result-checker/ledger-checks
 import { ResultCheckerService } from './modules/result-checker/service.js';
 import { topUpLedgerCheck } from './modules/top-ups/ledger-checks.js';
 import { TopUpService } from './modules/top-ups/service.js';
+import { MomoTopUpService } from './modules/top-ups/momo.js';
+import { paymentGateways } from './providers/paystack/index.js';
 import { adjustmentsWellFormed, LedgerVerifier, ledgerKindsKnown, walletsMatchLedger } from './modules/wallet/ledger-verify.js';
 import { WalletService } from './modules/wallet/service.js';
 import { WebhookDeliveryService } from './modules/webhooks/deliveries.js';
@@ -58,6 +60,8 @@ export interface AppContext {
   deliveries: DeliveryService;
   resultChecker: ResultCheckerService;
   topUps: TopUpService;
+  /** Mobile Money top-ups through Paystack (docs/mobile-money.md). */
+  momo: MomoTopUpService;
   idempotency: IdempotencyService;
   events: EventService;
   webhookEndpoints: WebhookEndpointService;
@@ -149,6 +153,18 @@ export function createContext(
   );
   const resultCheckerService = new ResultCheckerService(database, resultChecker, wallets, idempotency, cipher, audit, clock, references);
   const topUpService = new TopUpService(database, topUps, wallets, walletService, idempotency, eventRecorder, audit, clock);
+  const momoService = new MomoTopUpService(
+    database,
+    topUps,
+    topUpService,
+    repositories.profiles,
+    paymentGateways(config.momo, { sandboxSettleMs: config.sandboxSettleMs, timeoutMs: config.workerTuning.providerTimeoutMs, clock }),
+    idempotency,
+    audit,
+    config.momo,
+    log,
+    clock,
+  );
   const webhookEndpointService = new WebhookEndpointService(
     database,
     webhooks,
@@ -199,6 +215,7 @@ export function createContext(
     deliveries: deliveryService,
     resultChecker: resultCheckerService,
     topUps: topUpService,
+    momo: momoService,
     idempotency,
     events: new EventService(database, events, webhooks, clock),
     webhookEndpoints: webhookEndpointService,
@@ -210,6 +227,7 @@ export function createContext(
     console: new ConsoleOperations({
       database,
       topUps: topUpService,
+      momo: momoService,
       orders: orderService,
       deliveries: deliveryService,
       resultChecker: resultCheckerService,

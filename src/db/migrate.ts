@@ -15,6 +15,7 @@ import * as workerHeartbeats from './migrations/0011_worker_heartbeats.js';
 import * as staffPasswordChange from './migrations/0012_staff_password_change.js';
 import * as upstreams from './migrations/0013_upstreams.js';
 import * as reconciliation from './migrations/0014_reconciliation.js';
+import * as mobileMoneyTopUps from './migrations/0015_mobile_money_topups.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: DialectName): Promise<void>;
@@ -36,6 +37,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0012_staff_password_change': staffPasswordChange,
   '0013_upstreams': upstreams,
   '0014_reconciliation': reconciliation,
+  '0015_mobile_money_topups': mobileMoneyTopUps,
 };
 
 class StaticProvider implements MigrationProvider {

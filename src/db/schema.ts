@@ -428,6 +428,38 @@ export interface TopUpsTable {
   decided_by: string | null;
   created_at: number;
   updated_at: number;
+  /** Mobile Money top-ups (docs/mobile-money.md): the gateway that took the charge; null for a request staff decide. */
+  gateway: TopUpGateway | null;
+  /** The gateway's last word on the charge (pay_offline, send_otp, pending, success, failed). */
+  payment_status: PaymentStatus | null;
+  payment_display_text: string | null;
+  /** 233… */
+  payment_phone: string | null;
+  payment_network: MomoNetwork | null;
+  /** Pesewas the gateway kept (`fees` of the verified transaction). */
+  gateway_fee: number | null;
+  /** Why a verified payment was not credited (amount or currency differs), for staff. */
+  gateway_problem: string | null;
+  /** When the worker checks the charge next; null once it is settled. */
+  check_at: number | null;
+  expires_at: number | null;
+}
+
+export type TopUpGateway = 'paystack' | 'sandbox';
+export type PaymentStatus = 'pay_offline' | 'send_otp' | 'pending' | 'success' | 'failed';
+export type MomoNetwork = 'MTN' | 'TELECEL' | 'AT';
+
+/** Every answer of the gateway about a Mobile Money top-up, and every staff re-check (the console shows them). */
+export interface TopUpGatewayEventsTable {
+  id: Generated<number>;
+  top_up_id: string;
+  /** charge, otp, webhook, check, recheck, expiry */
+  source: string;
+  payment_status: string | null;
+  message: string;
+  /** The staff member of a re-check; null otherwise. */
+  actor: string | null;
+  created_at: number;
 }
 
 /** A single row (id 1): incremented with every catalog change (see catalog/service.ts). */
@@ -569,6 +601,7 @@ export interface DB {
   webhook_attempts: WebhookAttemptsTable;
   rc_transactions: RcTransactionsTable;
   top_ups: TopUpsTable;
+  top_up_gateway_events: TopUpGatewayEventsTable;
   staff_accounts: StaffAccountsTable;
   staff_sessions: StaffSessionsTable;
   audit_log: AuditLogTable;
@@ -591,6 +624,7 @@ export type OrderUpdate = Omit<Updateable<OrdersTable>, 'version'>;
 export type NewOrderItem = Insertable<OrderItemsTable>;
 export type RcTransactionRow = Selectable<RcTransactionsTable>;
 export type TopUpRow = Selectable<TopUpsTable>;
+export type TopUpGatewayEventRow = Selectable<TopUpGatewayEventsTable>;
 export type PackageRouteRow = Selectable<PackageRoutesTable>;
 export type ProviderAttemptRow = Selectable<ProviderAttemptsTable>;
 export type ProviderBalanceRow = Selectable<ProviderBalancesTable>;

@@ -19,6 +19,9 @@ export const ERROR_CODES = [
   'PACKAGE_NOT_FOUND',
   'INVALID_ORDER_TYPE',
   'TOPUP_REQUEST_FAILED',
+  'TOPUP_NOT_FOUND',
+  'TOPUP_METHOD_UNAVAILABLE',
+  'TOPUP_GATEWAY_FAILED',
   'BUY_DATA_FAILED',
   'BUY_DATA_BULK_FAILED',
   'RC_WALLET_BUY_FAILED',
@@ -50,7 +53,11 @@ export type Refusal =
   /** The state of things refuses it (an open delivery for the number, a repeated reference, out of stock). */
   | 'conflict'
   /** The request is well formed but out of range in a way the contract singles out (bulk item count). */
-  | 'unprocessable';
+  | 'unprocessable'
+  /** An outside system the request needs refused it or could not be reached (a payment gateway). */
+  | 'bad_gateway'
+  /** What the request needs is not configured here (no payment gateway key for the mode). */
+  | 'unavailable';
 
 /** What a refusal may tell besides its message: the record it is about. */
 export interface RefusalDetails {
@@ -77,4 +84,6 @@ export const forbidden = (code: ErrorCode, message: string) => new DomainError('
 export const notFound = (code: ErrorCode, message: string) => new DomainError('not_found', code, message);
 export const conflict = (code: ErrorCode, message: string, details?: RefusalDetails) =>
   new DomainError('conflict', code, message, details);
+export const badGateway = (code: ErrorCode, message: string) => new DomainError('bad_gateway', code, message);
+export const unavailable = (code: ErrorCode, message: string) => new DomainError('unavailable', code, message);
 export const unprocessable = (code: ErrorCode, message: string) => new DomainError('unprocessable', code, message);

@@ -17,6 +17,8 @@ const STATUS_OF: Record<Refusal, number> = {
   not_found: 404,
   conflict: 409,
   unprocessable: 422,
+  bad_gateway: 502,
+  unavailable: 503,
 };
 
 /** The HTTP status of a domain refusal (the console renders refusals as pages with it). */

@@ -106,7 +106,8 @@ const STATUS_TEXT: Record<number, string> = {
   422: 'Unprocessable',
   429: 'Too many requests',
   500: 'A fault of ours',
-  503: 'Not ready',
+  502: 'The payment gateway refused or could not be reached',
+  503: 'Not ready, or not available here',
 };
 
 /** A realistic message per code, for the examples. */
@@ -124,6 +125,9 @@ const EXAMPLE_MESSAGES: Record<ErrorCode, string> = {
   PACKAGE_NOT_FOUND: 'Package pkg_mtn_100gb not found',
   INVALID_ORDER_TYPE: 'orderType must be one of airtime, voice, afa, registration, top_up, result_checker, data, all',
   TOPUP_REQUEST_FAILED: 'A top-up with reference MOMO-2611240931 already exists',
+  TOPUP_NOT_FOUND: 'Top-up tup_01kasqc4f6h8j2k4m6n8p0r2s4 not found',
+  TOPUP_METHOD_UNAVAILABLE: 'Mobile Money top-ups are not available for live keys yet; ask for a top-up instead',
+  TOPUP_GATEWAY_FAILED: 'Paystack refused the charge: Invalid phone number; nothing was charged',
   BUY_DATA_FAILED: 'Insufficient wallet balance: GHS 3.20 available, GHS 5.40 required',
   BUY_DATA_BULK_FAILED: 'items must have 2 to 20 entries',
   RC_WALLET_BUY_FAILED: 'No WASSCE credential in stock; nothing was charged',
@@ -144,6 +148,7 @@ const NOT_FOUND_CODES: [RegExp, ErrorCode][] = [
   [/^\/api\/v1\/packages\//, 'PACKAGE_NOT_FOUND'],
   [/^\/api\/v1\/events\//, 'EVENT_NOT_FOUND'],
   [/^\/api\/v1\/webhook-endpoints\//, 'WEBHOOK_ENDPOINT_NOT_FOUND'],
+  [/^\/api\/v1\/top-ups\//, 'TOPUP_NOT_FOUND'],
 ];
 
 /** Routes only Agents and SuperAgents may use (403 with the route's failure code for other roles). */
@@ -188,6 +193,10 @@ export function errorCodes({ method, url, failureCode }: RouteFacts, status: num
         : ['IDEMPOTENCY_KEY_REUSED'];
     case 429:
       return ['RATE_LIMITED'];
+    case 502:
+      return ['TOPUP_GATEWAY_FAILED'];
+    case 503:
+      return ['TOPUP_METHOD_UNAVAILABLE'];
     default:
       return ['INTERNAL_ERROR'];
   }
@@ -293,6 +302,9 @@ const OPERATION_IDS: Record<string, string> = {
   'get /api/v1/result-checker/orders/{orderId}/status': 'getResultCheckerTransaction',
   'post /api/v1/top-ups/request': 'requestTopUp',
   'get /api/v1/top-ups': 'listTopUps',
+  'post /api/v1/top-ups/mobile-money': 'topUpByMobileMoney',
+  'post /api/v1/top-ups/{topUpId}/otp': 'submitTopUpOtp',
+  'get /api/v1/top-ups/{topUpId}': 'getTopUp',
   'get /api/v1/events': 'listEvents',
   'get /api/v1/events/{eventId}': 'getEvent',
   'post /api/v1/events/{eventId}/redeliver': 'redeliverEvent',

@@ -33,5 +33,5 @@ export const authErrors = {
   500: errorRef,
 } as const;
 
-export const withErrors = (...statuses: (400 | 402 | 404 | 409 | 413 | 422)[]) =>
+export const withErrors = (...statuses: (400 | 402 | 404 | 409 | 413 | 422 | 502 | 503)[]) =>
   Object.fromEntries(statuses.map((s) => [s, errorRef])) as Record<number, typeof errorRef>;

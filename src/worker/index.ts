@@ -5,6 +5,7 @@ import { WorkerRepository } from '../modules/workers/repository.js';
 import { Heartbeat } from './heartbeat.js';
 import { workerOptionsFrom, type WorkerOptions } from './options.js';
 import { WebhookLane, type WebhookLaneOptions } from './webhook-lane.js';
+import { MomoLane } from './momo-lane.js';
 import { OutboxWorker } from './worker.js';
 import { DEFAULT_RECONCILE_CHECK_EVERY_MS, UpstreamUpkeep, type UpkeepOptions } from './upkeep.js';
 
@@ -97,6 +98,8 @@ export function startWorker(ctx: AppContext): RunningWorker {
   const outbox = createWorker(ctx, workerOptionsFrom(ctx.config.workerTuning));
   const webhooks = createWebhookLane(ctx, outbox.id);
   const upkeep = createUpkeep(ctx, outbox.id);
+  // Due Mobile Money checks are looked for at least once a second (each charge is checked every MOMO_POLL_MS).
+  const momo = new MomoLane(ctx.momo, ctx.log, outbox.id, Math.min(ctx.config.momo.pollMs, 1_000));
   const heartbeat = new Heartbeat(
     {
       database: ctx.database,
@@ -115,6 +118,7 @@ export function startWorker(ctx: AppContext): RunningWorker {
     outbox.start();
     webhooks.start();
     upkeep.start();
+    momo.start();
   });
   return {
     id: outbox.id,
@@ -122,7 +126,7 @@ export function startWorker(ctx: AppContext): RunningWorker {
     async stop() {
       stopping = true;
       await started;
-      await Promise.all([outbox.stop(), webhooks.stop(), upkeep.stop()]);
+      await Promise.all([outbox.stop(), webhooks.stop(), upkeep.stop(), momo.stop()]);
       await heartbeat.stop();
     },
   };

@@ -83,6 +83,17 @@ describe('npm run demo listens on 127.0.0.1 unless HOST is set (its keys are pub
         signedIn.headers.get('set-cookie') ?? '',
         /console_session=[^;]+; Max-Age=28800; Path=\/console; HttpOnly; SameSite=Strict/,
       );
+      // Mobile Money top-ups go to the demo's Paystack simulator.
+      const demoKey = /^demo key \(Ama Mensah, SuperAgent, test mode\): (\S+)$/m.exec(banner)?.[1] ?? '';
+      const momo = await fetch(`${base}/api/v1/top-ups/mobile-money`, {
+        method: 'POST',
+        headers: { 'x-api-key': demoKey, 'content-type': 'application/json' },
+        body: JSON.stringify({ amount: 50, phone: '0551234000' }),
+      });
+      const charged = (await momo.json()) as { data?: { payment?: { status?: string } } };
+      assert.equal(momo.status, 201, JSON.stringify(charged));
+      assert.equal(charged.data?.payment?.status, 'pay_offline');
+      assert.match(banner, /^Mobile Money top-ups go to a Paystack simulator \(http:\/\/127\.0\.0\.1:\d+;/m);
       const external = externalIPv4();
       if (external) assert.equal(await accepts(external, port), false, `reachable on ${external}`);
     } finally {

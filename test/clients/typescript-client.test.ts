@@ -132,4 +132,15 @@ describe('TypeScript client', () => {
     await assert.rejects(nobody.getProfile(), { name: 'PartnerApiError', code: 'UNAUTHORIZED', status: 401 });
     await assert.rejects(api.getOrder('ord_nobody'), { name: 'PartnerApiError', code: 'ORDER_NOT_FOUND', status: 404 });
   });
+
+  test('the client: a Mobile Money top-up through the test-mode sandbox, read back by id and in the list', async () => {
+    const api = createPartnerApi({ baseUrl, apiKey: DEMO_TEST_KEY });
+    const topUp = await api.topUpByMobileMoney({ amount: 15, phone: '0551300001' });
+    assert.equal(topUp.method, 'momo');
+    assert.equal(topUp.payment?.status, 'pay_offline');
+    assert.equal((await api.getTopUp(topUp._id))._id, topUp._id);
+    assert.ok((await api.listTopUps({ status: 'pending' })).topUps.some((u) => u._id === topUp._id));
+    await assert.rejects(api.submitTopUpOtp(topUp._id, '123456'), { name: 'PartnerApiError', code: 'TOPUP_REQUEST_FAILED', status: 409 });
+    await assert.rejects(api.getTopUp('tup_nobody'), { name: 'PartnerApiError', code: 'TOPUP_NOT_FOUND', status: 404 });
+  });
 });

@@ -51,6 +51,11 @@ describe('generated console route security tests (every route of test/support/co
       assert.equal(res.status, 201, JSON.stringify(res.body));
       return res.body.data._id as string;
     };
+    const momoTopUp = async () => {
+      const res = await t.call('POST', '/api/v1/top-ups/mobile-money', { key: KEYS.superTest, body: { amount: 12.5, phone: '0551870051' } });
+      assert.equal(res.status, 201, JSON.stringify(res.body));
+      return res.body.data._id as string;
+    };
     const completed = await buySingle(t, KEYS.superLive, '0244870051');
     // The worker runs until it has delivered: after the sandbox's acceptance the status check
     // comes a moment later (src/modules/deliveries/service.ts), not within one drain().
@@ -76,6 +81,7 @@ describe('generated console route security tests (every route of test/support/co
     records = {
       topUpToApprove: await topUp('SEC-CONSOLE-1'),
       topUpToReject: await topUp('SEC-CONSOLE-2'),
+      momoTopUp: await momoTopUp(),
       completedOrder: completed.body.data.orderId,
       stuckOrder,
       key: (await t.ctx.console.createKey(actor, 'usr_customer', 'test')).id,

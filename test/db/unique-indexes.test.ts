@@ -108,6 +108,11 @@ describe('unique indexes: one definition, both engines', () => {
           .insertInto('top_ups')
           .values({ ...request, id: 'tup_copy' })
           .execute(),
+      top_ups_momo_pending: async () => {
+        const charge = { ...request, status: 'pending' as const, gateway: 'sandbox' as const, payment_phone: '233551234987', reference: 'tup-copy-a' };
+        await db.insertInto('top_ups').values({ ...charge, id: 'tup_copy_a' }).execute();
+        await db.insertInto('top_ups').values({ ...charge, id: 'tup_copy_b', reference: 'tup-copy-b' }).execute();
+      },
       ledger_entries_idempotency_key_key: () => db.insertInto('ledger_entries').values(entryCopy).execute(),
       rc_transactions_credential_id_key: () =>
         db

@@ -3,6 +3,8 @@ import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
 import { ERROR_CODES } from '../../src/domain/errors.js';
 import { createTestApp, type TestApp } from '../support/app.js';
+import { momoTopUpAwaitingOtp, startRoutesPaystack } from '../support/momo.js';
+import type { RunningPaystackSimulator } from '../../src/providers/paystack/simulator.js';
 import { KEYS } from '../support/keys.js';
 import { ROUTES, type Records, type RouteCase } from '../support/api-routes.js';
 
@@ -187,9 +189,11 @@ function requests(records: Records): fc.Arbitrary<FuzzRequest> {
 describe(`fuzzing every route (${RUNS} runs, seed ${SEED})`, () => {
   let t: TestApp;
   let records: Records;
+  let paystack: RunningPaystackSimulator;
 
   before(async () => {
-    t = await createTestApp({ env: { RATE_LIMIT_MAX: '0' } });
+    paystack = await startRoutesPaystack();
+    t = await createTestApp({ env: { RATE_LIMIT_MAX: '0', ...paystack.env } });
     const single = await t.call('POST', '/api/v1/data-bundles/buy-single', {
       key: KEYS.superLive,
       body: { operatorId: 'op_a', productId: 'prd_a', packageId: 'pkg_a_1gb', beneficiaryMsisdn: '0244610051' },
@@ -216,9 +220,13 @@ describe(`fuzzing every route (${RUNS} runs, seed ${SEED})`, () => {
       rcTransaction: rc.body.data.transactionId,
       event: events.body.data.events[0]._id,
       endpoint: endpoint.body.data._id,
+      momoTopUp: await momoTopUpAwaitingOtp(t),
     };
   });
-  after(() => t.close());
+  after(async () => {
+    await t.close();
+    await paystack.close();
+  });
 
   async function wallets() {
     return t.database.db.selectFrom('wallets').select(['id', 'available', 'held']).orderBy('id').execute();

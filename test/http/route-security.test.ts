@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createTestApp, type CallResult, type TestApp } from '../support/app.js';
+import { momoTopUpAwaitingOtp, startRoutesPaystack } from '../support/momo.js';
+import type { RunningPaystackSimulator } from '../../src/providers/paystack/simulator.js';
 import { KEYS } from '../support/keys.js';
 import { fillPath, routeKey, ROUTES, type Records, type RouteCase } from '../support/api-routes.js';
 import { newWorker } from '../support/orders.js';
@@ -24,10 +26,12 @@ const BAD_KEYS: [string, string | undefined][] = [
 describe('generated route security tests (every route of test/support/api-routes.ts)', () => {
   let t: TestApp;
   let records: Records;
+  let paystack: RunningPaystackSimulator;
   let calls = 0;
 
   before(async () => {
-    t = await createTestApp({ env: { SANDBOX_SETTLE_MS: '0' } });
+    paystack = await startRoutesPaystack();
+    t = await createTestApp({ env: { SANDBOX_SETTLE_MS: '0', ...paystack.env } });
     const key = KEYS.superLive;
     const single = await t.call('POST', '/api/v1/data-bundles/buy-single', {
       key,
@@ -72,9 +76,13 @@ describe('generated route security tests (every route of test/support/api-routes
       rcTransaction: rc.body.data.transactionId,
       event: events.body.data.events[0]._id,
       endpoint: endpoint.body.data._id,
+      momoTopUp: await momoTopUpAwaitingOtp(t),
     };
   });
-  after(() => t.close());
+  after(async () => {
+    await t.close();
+    await paystack.close();
+  });
 
   async function wallets() {
     return t.database.db.selectFrom('wallets').select(['id', 'available', 'held']).orderBy('id').execute();

@@ -18,6 +18,8 @@ export interface Records {
   event: string;
   /** A webhook endpoint of the caller, live mode. */
   endpoint: string;
+  /** A Mobile Money top-up of the caller waiting for its OTP, live mode (test/support/momo.ts). */
+  momoTopUp: string;
 }
 
 export type RouteKind = 'public' | 'read' | 'purchase' | 'write';
@@ -42,6 +44,9 @@ export interface RouteCase {
   query?: Record<string, string>;
 }
 
+/** A fresh MTN number per call, so Mobile Money charges never block each other. */
+export const momoPhone = (n: number) => `05570${String(n % 100_000).padStart(5, '0')}`;
+
 /** A fresh Ghana mobile number per call, so purchases never block each other. */
 export const msisdn = (n: number) => `024470${String(100 + (n % 9800)).padStart(4, '0')}`;
 
@@ -58,6 +63,7 @@ export const ROUTES: RouteCase[] = [
   { method: 'POST', url: '/callbacks/reloadly', kind: 'public' },
   { method: 'POST', url: '/callbacks/hubtel/:token', kind: 'public' },
   { method: 'POST', url: '/callbacks/dtone/:token', kind: 'public' },
+  { method: 'POST', url: '/callbacks/paystack', kind: 'public' },
   { method: 'GET', url: '/api/v1/profile', kind: 'read' },
   { method: 'GET', url: '/api/v1/wallet-balance', kind: 'read' },
   { method: 'GET', url: '/api/v1/operators', kind: 'read' },
@@ -153,6 +159,31 @@ export const ROUTES: RouteCase[] = [
     kind: 'read',
     failureCode: 'TOPUP_REQUEST_FAILED',
     query: { status: 'pending', limit: '5', cursor: 'WzE3MDAwMDAwMDAwMDAsInR1cF94Il0' },
+  },
+  {
+    method: 'POST',
+    url: '/api/v1/top-ups/mobile-money',
+    kind: 'write',
+    failureCode: 'TOPUP_REQUEST_FAILED',
+    body: (_r, n) => ({ amount: 10 + (n % 90), phone: momoPhone(n), network: 'MTN' }),
+  },
+  {
+    method: 'POST',
+    url: '/api/v1/top-ups/:topUpId/otp',
+    kind: 'write',
+    failureCode: 'TOPUP_REQUEST_FAILED',
+    params: (r) => ({ topUpId: r.momoTopUp }),
+    ownedParam: 'topUpId',
+    notFoundCode: 'TOPUP_NOT_FOUND',
+    body: () => ({ otp: '123456' }),
+  },
+  {
+    method: 'GET',
+    url: '/api/v1/top-ups/:topUpId',
+    kind: 'read',
+    params: (r) => ({ topUpId: r.momoTopUp }),
+    ownedParam: 'topUpId',
+    notFoundCode: 'TOPUP_NOT_FOUND',
   },
   { method: 'PUT', url: '/api/v1/wallet-balance/alert', kind: 'write', body: (_r, n) => ({ threshold: 10 + (n % 50) }) },
   {

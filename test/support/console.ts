@@ -140,6 +140,8 @@ export interface ConsoleRecords {
   /** Two pending live top-ups of usr_super. */
   topUpToApprove: string;
   topUpToReject: string;
+  /** A Mobile Money top-up of usr_super in test mode (the built-in sandbox). */
+  momoTopUp: string;
   /** A completed live data order of usr_super. */
   completedOrder: string;
   /** A live data order of usr_super whose delivery is stuck. */
@@ -204,6 +206,8 @@ export const CONSOLE_ROUTES: ConsoleRouteCase[] = [
     params: (r) => ({ id: r.topUpToReject }),
     form: () => ({ reason: 'no such payment' }),
   },
+  { method: 'GET', url: '/console/top-ups/:id', role: 'viewer', params: (r) => ({ id: r.momoTopUp }) },
+  { method: 'POST', url: '/console/top-ups/:id/recheck', role: 'operator', params: (r) => ({ id: r.momoTopUp }), form: () => ({}) },
   { method: 'GET', url: '/console/orders', role: 'viewer' },
   { method: 'GET', url: '/console/orders/:id', role: 'viewer', params: (r) => ({ id: r.completedOrder }) },
   {

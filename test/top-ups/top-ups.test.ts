@@ -45,6 +45,7 @@ describe('POST /api/v1/top-ups/request (docs/api.md, "Top-ups")', () => {
       createdAt: data.createdAt,
       decidedAt: null,
       rejectionReason: null,
+      payment: null,
     });
     assert.ok(typeof data._id === 'string' && data._id.length > 0);
     assert.ok(Math.abs(Date.now() - data.createdAt) < 60_000);

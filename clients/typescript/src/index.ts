@@ -186,6 +186,14 @@ export function createPartnerApi(options: PartnerApiOptions) {
 
     requestTopUp: (body: Body<'requestTopUp'>, purchase?: PurchaseOptions) =>
       unwrap(client.POST('/api/v1/top-ups/request', { body, params: { header: key(purchase) } })),
+    listTopUps: (query: Query<'listTopUps'> = {}) => unwrap(client.GET('/api/v1/top-ups', { params: { query } })),
+    /** Charges a Mobile Money wallet through Paystack: the top-up is pending until the payer approves; follow it with getTopUp. */
+    topUpByMobileMoney: (body: Body<'topUpByMobileMoney'>, purchase?: PurchaseOptions) =>
+      unwrap(client.POST('/api/v1/top-ups/mobile-money', { body, params: { header: key(purchase) } })),
+    /** Sends the OTP of a Mobile Money top-up whose payment is in send_otp. */
+    submitTopUpOtp: (topUpId: string, otp: string, purchase?: PurchaseOptions) =>
+      unwrap(client.POST('/api/v1/top-ups/{topUpId}/otp', { body: { otp }, params: { path: { topUpId }, header: key(purchase) } })),
+    getTopUp: (topUpId: string) => unwrap(client.GET('/api/v1/top-ups/{topUpId}', { params: { path: { topUpId } } })),
 
     /** Polls GET /orders/{orderId}/status until the order is Completed, Failed or Reversed, and returns that status. */
     async waitForOrder(orderId: string, wait: WaitOptions = {}): Promise<OrderStatus> {

@@ -361,6 +361,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/top-ups/mobile-money": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Top up the wallet from a Mobile Money wallet through Paystack: credited once the payment is verified */
+        post: operations["topUpByMobileMoney"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/top-ups/{topUpId}/otp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send the OTP a Mobile Money charge in send_otp asks for */
+        post: operations["submitTopUpOtp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/top-ups/{topUpId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of your top-ups (Mobile Money ones with their payment) */
+        get: operations["getTopUp"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/events": {
         parameters: {
             query?: never;
@@ -711,7 +762,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not ready */
+            /** @description Not ready, or not available here */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -746,7 +797,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Not ready */
+            /** @description Not ready, or not available here */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3810,6 +3861,33 @@ export interface operations {
                             createdAt: number;
                             decidedAt: number | null;
                             rejectionReason: string | null;
+                            payment: {
+                                /**
+                                 * @description The payment gateway
+                                 * @constant
+                                 */
+                                gateway: "paystack";
+                                /**
+                                 * @description pay_offline: approve the prompt on the phone; send_otp: send the OTP; pending; success; failed
+                                 * @example pay_offline
+                                 */
+                                status: "pay_offline" | "send_otp" | "pending" | "success" | "failed";
+                                /**
+                                 * @description What to tell the payer
+                                 * @example Please complete authorization process on your mobile phone
+                                 */
+                                displayText: string;
+                                /**
+                                 * @description The number charged, 233…
+                                 * @example 233551234987
+                                 */
+                                phone: string;
+                                /**
+                                 * @description Mobile Money network
+                                 * @example MTN
+                                 */
+                                network: "MTN" | "TELECEL" | "AT";
+                            } | null;
                         };
                     };
                 };
@@ -3977,6 +4055,33 @@ export interface operations {
                                 createdAt: number;
                                 decidedAt: number | null;
                                 rejectionReason: string | null;
+                                payment: {
+                                    /**
+                                     * @description The payment gateway
+                                     * @constant
+                                     */
+                                    gateway: "paystack";
+                                    /**
+                                     * @description pay_offline: approve the prompt on the phone; send_otp: send the OTP; pending; success; failed
+                                     * @example pay_offline
+                                     */
+                                    status: "pay_offline" | "send_otp" | "pending" | "success" | "failed";
+                                    /**
+                                     * @description What to tell the payer
+                                     * @example Please complete authorization process on your mobile phone
+                                     */
+                                    displayText: string;
+                                    /**
+                                     * @description The number charged, 233…
+                                     * @example 233551234987
+                                     */
+                                    phone: string;
+                                    /**
+                                     * @description Mobile Money network
+                                     * @example MTN
+                                     */
+                                    network: "MTN" | "TELECEL" | "AT";
+                                } | null;
                             }[];
                             /**
                              * @description true when there are no more pages
@@ -4014,6 +4119,649 @@ export interface operations {
             };
             /** @description Not allowed: `PROFILE_SUSPENDED` */
             403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests: `RATE_LIMITED` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A fault of ours: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    topUpByMobileMoney: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry (1 to 255 printable ASCII characters). The first request with a key runs; a later one with the same key and the same method, path and body gets the first answer again, with `Idempotent-Replayed: true`, and nothing runs twice. The same key with another request is 422 IDEMPOTENCY_KEY_REUSED; while the first still runs, 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. Keys are kept 24 hours (IDEMPOTENCY_TTL_HOURS), per profile and mode.
+                 * @example 5f0c2a8e-3b7d-4c1e-9a64-2d8f1b7e6c30
+                 */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "amount": 100,
+                 *       "phone": "0551234987"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description GHS, at least MOMO_TOPUP_MIN (1) and at most MOMO_TOPUP_MAX (5000), at most two decimals
+                     * @example 100
+                     */
+                    amount: number;
+                    /**
+                     * @description The Mobile Money number to charge
+                     * @example 0551234987
+                     */
+                    phone: string;
+                    /**
+                     * @description Needed only for a number outside its network's prefixes
+                     * @example MTN
+                     */
+                    network?: "MTN" | "TELECEL" | "AT";
+                };
+            };
+        };
+        responses: {
+            /** @description Created: the new record is in `data` */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /**
+                             * @description Top-up id
+                             * @example tup_01kasqc4f6h8k0m2p4r6t8v0x2
+                             */
+                            _id: string;
+                            /**
+                             * @description GHS asked for
+                             * @example 500
+                             */
+                            amount: number;
+                            /**
+                             * @description Always GHS
+                             * @constant
+                             */
+                            currency: "GHS";
+                            /** @description How you paid: mobile money or bank transfer */
+                            method: "momo" | "bank";
+                            /**
+                             * @description The payer's transaction reference
+                             * @example MOMO-2611240931
+                             */
+                            reference: string;
+                            note: string | null;
+                            /** @description pending until staff decide; approved (wallet credited once) or rejected */
+                            status: "pending" | "approved" | "rejected";
+                            /**
+                             * @description When it was asked for
+                             * @example 1764063000000
+                             */
+                            createdAt: number;
+                            decidedAt: number | null;
+                            rejectionReason: string | null;
+                            payment: {
+                                /**
+                                 * @description The payment gateway
+                                 * @constant
+                                 */
+                                gateway: "paystack";
+                                /**
+                                 * @description pay_offline: approve the prompt on the phone; send_otp: send the OTP; pending; success; failed
+                                 * @example pay_offline
+                                 */
+                                status: "pay_offline" | "send_otp" | "pending" | "success" | "failed";
+                                /**
+                                 * @description What to tell the payer
+                                 * @example Please complete authorization process on your mobile phone
+                                 */
+                                displayText: string;
+                                /**
+                                 * @description The number charged, 233…
+                                 * @example 233551234987
+                                 */
+                                phone: string;
+                                /**
+                                 * @description Mobile Money network
+                                 * @example MTN
+                                 */
+                                network: "MTN" | "TELECEL" | "AT";
+                            } | null;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: `TOPUP_REQUEST_FAILED`, `INVALID_JSON`, `IDEMPOTENCY_KEY_INVALID` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No valid API key: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not allowed: `PROFILE_SUSPENDED` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflict: `TOPUP_REQUEST_FAILED`, `IDEMPOTENCY_KEY_IN_USE` */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request body too large: `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request body is not JSON: `UNSUPPORTED_MEDIA_TYPE` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unprocessable: `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests: `RATE_LIMITED` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A fault of ours: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The payment gateway refused or could not be reached: `TOPUP_GATEWAY_FAILED` */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not ready, or not available here: `TOPUP_METHOD_UNAVAILABLE` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    submitTopUpOtp: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry (1 to 255 printable ASCII characters). The first request with a key runs; a later one with the same key and the same method, path and body gets the first answer again, with `Idempotent-Replayed: true`, and nothing runs twice. The same key with another request is 422 IDEMPOTENCY_KEY_REUSED; while the first still runs, 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. Keys are kept 24 hours (IDEMPOTENCY_TTL_HOURS), per profile and mode.
+                 * @example 5f0c2a8e-3b7d-4c1e-9a64-2d8f1b7e6c30
+                 */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /**
+                 * @description Top-up id
+                 * @example tup_01kasqc4f6h8j2k4m6n8p0r2s4
+                 */
+                topUpId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "otp": "123456"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description The OTP the payer received
+                     * @example 123456
+                     */
+                    otp: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK: the payload is in `data` */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /**
+                             * @description Top-up id
+                             * @example tup_01kasqc4f6h8k0m2p4r6t8v0x2
+                             */
+                            _id: string;
+                            /**
+                             * @description GHS asked for
+                             * @example 500
+                             */
+                            amount: number;
+                            /**
+                             * @description Always GHS
+                             * @constant
+                             */
+                            currency: "GHS";
+                            /** @description How you paid: mobile money or bank transfer */
+                            method: "momo" | "bank";
+                            /**
+                             * @description The payer's transaction reference
+                             * @example MOMO-2611240931
+                             */
+                            reference: string;
+                            note: string | null;
+                            /** @description pending until staff decide; approved (wallet credited once) or rejected */
+                            status: "pending" | "approved" | "rejected";
+                            /**
+                             * @description When it was asked for
+                             * @example 1764063000000
+                             */
+                            createdAt: number;
+                            decidedAt: number | null;
+                            rejectionReason: string | null;
+                            payment: {
+                                /**
+                                 * @description The payment gateway
+                                 * @constant
+                                 */
+                                gateway: "paystack";
+                                /**
+                                 * @description pay_offline: approve the prompt on the phone; send_otp: send the OTP; pending; success; failed
+                                 * @example pay_offline
+                                 */
+                                status: "pay_offline" | "send_otp" | "pending" | "success" | "failed";
+                                /**
+                                 * @description What to tell the payer
+                                 * @example Please complete authorization process on your mobile phone
+                                 */
+                                displayText: string;
+                                /**
+                                 * @description The number charged, 233…
+                                 * @example 233551234987
+                                 */
+                                phone: string;
+                                /**
+                                 * @description Mobile Money network
+                                 * @example MTN
+                                 */
+                                network: "MTN" | "TELECEL" | "AT";
+                            } | null;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: `TOPUP_REQUEST_FAILED`, `INVALID_JSON`, `IDEMPOTENCY_KEY_INVALID` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No valid API key: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not allowed: `PROFILE_SUSPENDED` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found: `TOPUP_NOT_FOUND` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Conflict: `TOPUP_REQUEST_FAILED`, `IDEMPOTENCY_KEY_IN_USE` */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request body too large: `PAYLOAD_TOO_LARGE` */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path segment is too long: `INVALID_REQUEST` */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Request body is not JSON: `UNSUPPORTED_MEDIA_TYPE` */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Unprocessable: `IDEMPOTENCY_KEY_REUSED` */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests: `RATE_LIMITED` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A fault of ours: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description The payment gateway refused or could not be reached: `TOPUP_GATEWAY_FAILED` */
+            502: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not ready, or not available here: `TOPUP_METHOD_UNAVAILABLE` */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    getTopUp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Top-up id
+                 * @example tup_01kasqc4f6h8j2k4m6n8p0r2s4
+                 */
+                topUpId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: the payload is in `data` */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /**
+                             * @description Top-up id
+                             * @example tup_01kasqc4f6h8k0m2p4r6t8v0x2
+                             */
+                            _id: string;
+                            /**
+                             * @description GHS asked for
+                             * @example 500
+                             */
+                            amount: number;
+                            /**
+                             * @description Always GHS
+                             * @constant
+                             */
+                            currency: "GHS";
+                            /** @description How you paid: mobile money or bank transfer */
+                            method: "momo" | "bank";
+                            /**
+                             * @description The payer's transaction reference
+                             * @example MOMO-2611240931
+                             */
+                            reference: string;
+                            note: string | null;
+                            /** @description pending until staff decide; approved (wallet credited once) or rejected */
+                            status: "pending" | "approved" | "rejected";
+                            /**
+                             * @description When it was asked for
+                             * @example 1764063000000
+                             */
+                            createdAt: number;
+                            decidedAt: number | null;
+                            rejectionReason: string | null;
+                            payment: {
+                                /**
+                                 * @description The payment gateway
+                                 * @constant
+                                 */
+                                gateway: "paystack";
+                                /**
+                                 * @description pay_offline: approve the prompt on the phone; send_otp: send the OTP; pending; success; failed
+                                 * @example pay_offline
+                                 */
+                                status: "pay_offline" | "send_otp" | "pending" | "success" | "failed";
+                                /**
+                                 * @description What to tell the payer
+                                 * @example Please complete authorization process on your mobile phone
+                                 */
+                                displayText: string;
+                                /**
+                                 * @description The number charged, 233…
+                                 * @example 233551234987
+                                 */
+                                phone: string;
+                                /**
+                                 * @description Mobile Money network
+                                 * @example MTN
+                                 */
+                                network: "MTN" | "TELECEL" | "AT";
+                            } | null;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: `TOPUP_REQUEST_FAILED` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No valid API key: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not allowed: `PROFILE_SUSPENDED` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not found: `TOPUP_NOT_FOUND` */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A path segment is too long: `INVALID_REQUEST` */
+            414: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -4254,6 +5002,33 @@ export interface operations {
                                         createdAt: number;
                                         decidedAt: number | null;
                                         rejectionReason: string | null;
+                                        payment: {
+                                            /**
+                                             * @description The payment gateway
+                                             * @constant
+                                             */
+                                            gateway: "paystack";
+                                            /**
+                                             * @description pay_offline: approve the prompt on the phone; send_otp: send the OTP; pending; success; failed
+                                             * @example pay_offline
+                                             */
+                                            status: "pay_offline" | "send_otp" | "pending" | "success" | "failed";
+                                            /**
+                                             * @description What to tell the payer
+                                             * @example Please complete authorization process on your mobile phone
+                                             */
+                                            displayText: string;
+                                            /**
+                                             * @description The number charged, 233…
+                                             * @example 233551234987
+                                             */
+                                            phone: string;
+                                            /**
+                                             * @description Mobile Money network
+                                             * @example MTN
+                                             */
+                                            network: "MTN" | "TELECEL" | "AT";
+                                        } | null;
                                     } | {
                                         /**
                                          * @description Owner of the wallet (profile id)
@@ -4587,6 +5362,33 @@ export interface operations {
                                     createdAt: number;
                                     decidedAt: number | null;
                                     rejectionReason: string | null;
+                                    payment: {
+                                        /**
+                                         * @description The payment gateway
+                                         * @constant
+                                         */
+                                        gateway: "paystack";
+                                        /**
+                                         * @description pay_offline: approve the prompt on the phone; send_otp: send the OTP; pending; success; failed
+                                         * @example pay_offline
+                                         */
+                                        status: "pay_offline" | "send_otp" | "pending" | "success" | "failed";
+                                        /**
+                                         * @description What to tell the payer
+                                         * @example Please complete authorization process on your mobile phone
+                                         */
+                                        displayText: string;
+                                        /**
+                                         * @description The number charged, 233…
+                                         * @example 233551234987
+                                         */
+                                        phone: string;
+                                        /**
+                                         * @description Mobile Money network
+                                         * @example MTN
+                                         */
+                                        network: "MTN" | "TELECEL" | "AT";
+                                    } | null;
                                 } | {
                                     /**
                                      * @description Owner of the wallet (profile id)
@@ -6562,6 +7364,33 @@ export interface operations {
                             createdAt: number;
                             decidedAt: number | null;
                             rejectionReason: string | null;
+                            payment: {
+                                /**
+                                 * @description The payment gateway
+                                 * @constant
+                                 */
+                                gateway: "paystack";
+                                /**
+                                 * @description pay_offline: approve the prompt on the phone; send_otp: send the OTP; pending; success; failed
+                                 * @example pay_offline
+                                 */
+                                status: "pay_offline" | "send_otp" | "pending" | "success" | "failed";
+                                /**
+                                 * @description What to tell the payer
+                                 * @example Please complete authorization process on your mobile phone
+                                 */
+                                displayText: string;
+                                /**
+                                 * @description The number charged, 233…
+                                 * @example 233551234987
+                                 */
+                                phone: string;
+                                /**
+                                 * @description Mobile Money network
+                                 * @example MTN
+                                 */
+                                network: "MTN" | "TELECEL" | "AT";
+                            } | null;
                         };
                     };
                 };
@@ -6655,6 +7484,33 @@ export interface operations {
                             createdAt: number;
                             decidedAt: number | null;
                             rejectionReason: string | null;
+                            payment: {
+                                /**
+                                 * @description The payment gateway
+                                 * @constant
+                                 */
+                                gateway: "paystack";
+                                /**
+                                 * @description pay_offline: approve the prompt on the phone; send_otp: send the OTP; pending; success; failed
+                                 * @example pay_offline
+                                 */
+                                status: "pay_offline" | "send_otp" | "pending" | "success" | "failed";
+                                /**
+                                 * @description What to tell the payer
+                                 * @example Please complete authorization process on your mobile phone
+                                 */
+                                displayText: string;
+                                /**
+                                 * @description The number charged, 233…
+                                 * @example 233551234987
+                                 */
+                                phone: string;
+                                /**
+                                 * @description Mobile Money network
+                                 * @example MTN
+                                 */
+                                network: "MTN" | "TELECEL" | "AT";
+                            } | null;
                         };
                     };
                 };

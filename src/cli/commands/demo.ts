@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import type { RunningSimulator } from '../../providers/simulator-kit.js';
 import { SIMULATORS } from '../../providers/simulators.js';
+import { startPaystackSimulator, type RunningPaystackSimulator } from '../../providers/paystack/simulator.js';
 import { UPSTREAM_NAMES } from '../../providers/types.js';
 import { cliActor } from '../actor.js';
 import { openRuntime, type Runtime } from '../runtime.js';
@@ -38,7 +39,9 @@ export const DEMO_FAILOVER_NUMBER = '0244000777';
  * "Simulators"), on loopback, calling back to the demo; the demo seed routes its MTN packages
  * through them. Returns the environment that enables them, and the simulators to stop.
  */
-async function startDemoUpstreams(env: NodeJS.ProcessEnv): Promise<{ env: NodeJS.ProcessEnv; simulators: RunningSimulator[] }> {
+async function startDemoUpstreams(
+  env: NodeJS.ProcessEnv,
+): Promise<{ env: NodeJS.ProcessEnv; simulators: RunningSimulator[]; paystack: RunningPaystackSimulator }> {
   const port = env.PORT?.trim() || '8080';
   const base = `http://127.0.0.1:${port}`;
   const webhookSecret = randomBytes(24).toString('hex');
@@ -60,8 +63,11 @@ async function startDemoUpstreams(env: NodeJS.ProcessEnv): Promise<{ env: NodeJS
     simulators.push(sim);
     upstreamEnv = { ...upstreamEnv, ...sim.env };
   }
+  // Mobile Money top-ups (docs/mobile-money.md) through the Paystack simulator, its webhooks to the demo.
+  const paystack = await startPaystackSimulator({ behaviour: { settleMs: 3000 }, webhookUrl: `${base}/callbacks/paystack` });
+  upstreamEnv = { ...upstreamEnv, ...paystack.env };
   // The demo's own choices (an operator's environment) win over the simulators'.
-  return { env: { ...upstreamEnv, ...env }, simulators };
+  return { env: { ...upstreamEnv, ...env }, simulators, paystack };
 }
 
 /** The demo's admin login: created on the first run, a fresh one-time password on every run. */
@@ -88,6 +94,7 @@ export function register(program: Command): void {
         async close() {
           await opened.close();
           for (const sim of upstreams.simulators) await sim.close();
+          await upstreams.paystack.close();
         },
       };
       console.log(formatSummary(await importSeedFile(rt, DEMO_SEED)));
@@ -105,6 +112,8 @@ export function register(program: Command): void {
           `live orders of the MTN 1, 2, 5 and 10 GB packages go to upstream simulators (Hubtel first, then Reloadly or DT One): ${upstreams.simulators.map((s) => `${s.name} ${s.url}`).join(', ')}`,
           `  curl -s -H 'X-API-KEY: ${DEMO_LIVE_KEY}' -H 'Content-Type: application/json' -d '{"operatorId":"op_mtn","productId":"prd_mtn_data","packageId":"pkg_mtn_1gb","beneficiaryMsisdn":"${DEMO_FAILOVER_NUMBER}"}' ${url}/api/v1/data-bundles/buy-single`,
           `  (Hubtel refuses ${DEMO_FAILOVER_NUMBER} for float: Reloadly delivers it; the console's order page shows both attempts)`,
+          `Mobile Money top-ups go to a Paystack simulator (${upstreams.paystack.url}; approved 3 s after the charge):`,
+          `  curl -s -H 'X-API-KEY: ${DEMO_KEY}' -H 'Content-Type: application/json' -d '{"amount":50,"phone":"0551234000"}' ${url}/api/v1/top-ups/mobile-money`,
           ...(staffPassword
             ? [
                 `staff console: ${url}/console  sign in as ${DEMO_STAFF_EMAIL} with ${staffPassword} (admin; a new password each run)`,

@@ -91,4 +91,63 @@ export function register(program: Command): void {
         { logLevel: 'warn' },
       );
     });
+
+  topups
+    .command('recheck')
+    .argument('<id>', 'Mobile Money top-up id')
+    .description('ask Paystack about a Mobile Money top-up now: credits it if it is paid and not yet credited (recorded as cli:<your user> in the audit trail)')
+    .action(async (id: string) => {
+      await withRuntime(
+        async ({ ctx }) => {
+          let outcome: string;
+          try {
+            outcome = await ctx.console.recheckTopUp(cliActor(), id);
+          } catch (error) {
+            if (error instanceof DomainError) throw new CliError(`refused: ${error.message}`);
+            throw error;
+          }
+          const { topUp, events } = await ctx.console.topUpHistory(id);
+          console.log(`${id}: ${outcome}; now ${topUp.status}${topUp.rejection_reason ? ` (${topUp.rejection_reason})` : ''}`);
+          const last = events.at(-1);
+          if (last) console.log(`gateway: ${last.payment_status ?? '-'}: ${last.message}`);
+        },
+        { logLevel: 'warn' },
+      );
+    });
+
+  topups
+    .command('reconcile')
+    .requiredOption('--from <date>', 'start of the period (ISO date or time, UTC)')
+    .requiredOption('--to <date>', 'end of the period, exclusive (ISO date or time, UTC)')
+    .option('--mode <mode>', 'live or test', 'live')
+    .description("Paystack's successful Mobile Money transactions of the period against our top-ups: paid there but not credited here, credited here but not successful there, amounts that differ (exit 1 when any)")
+    .action(async (opts: { from: string; to: string; mode: string }) => {
+      const from = parseDate('--from', opts.from);
+      const to = parseDate('--to', opts.to);
+      if (to.getTime() <= from.getTime()) throw new CliError('--to must be after --from');
+      const mode = parseMode(opts.mode) ?? 'live';
+      await withRuntime(
+        async ({ ctx }) => {
+          let report: { checked: number; problems: string[] };
+          try {
+            report = await ctx.momo.reconcile(mode, from, to);
+          } catch (error) {
+            if (error instanceof DomainError) throw new CliError(error.message);
+            throw error;
+          }
+          for (const problem of report.problems) console.log(problem);
+          console.log(
+            `${report.problems.length === 0 ? 'reconciled' : 'NOT reconciled'}: ${report.checked} transactions and top-ups from ${from.toISOString()} to ${to.toISOString()} (${mode}), ${report.problems.length} problem${report.problems.length === 1 ? '' : 's'}`,
+          );
+          if (report.problems.length > 0) process.exitCode = 1;
+        },
+        { logLevel: 'warn' },
+      );
+    });
+}
+
+function parseDate(flag: string, value: string): Date {
+  const date = /^\d{4}-\d{2}-\d{2}(T[\d:.]+Z?)?$/.test(value) ? new Date(value) : new Date(Number.NaN);
+  if (Number.isNaN(date.getTime())) throw new CliError(`${flag} must be an ISO date (2026-11-01) or time (2026-11-01T08:00:00Z), got "${value}"`);
+  return date;
 }

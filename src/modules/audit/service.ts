@@ -19,6 +19,7 @@ export interface Actor {
 export const AUDIT_ACTIONS = [
   'topup.approve',
   'topup.reject',
+  'topup.recheck',
   'order.reverse',
   'order.retry',
   'order.resolve',

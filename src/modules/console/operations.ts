@@ -12,6 +12,7 @@ import { toGhs } from '../../lib/money.js';
 import type { ProfileService } from '../profiles/service.js';
 import { InventoryImportError } from '../result-checker/csv.js';
 import type { ResultCheckerService } from '../result-checker/service.js';
+import type { MomoTopUpService } from '../top-ups/momo.js';
 import type { TopUpService } from '../top-ups/service.js';
 import type { WebhookEndpointService } from '../webhooks/service.js';
 import type { LedgerVerifier } from '../wallet/ledger-verify.js';
@@ -27,6 +28,8 @@ export type { Actor } from '../audit/service.js';
 export interface ConsoleServices {
   database: Database;
   topUps: TopUpService;
+  /** Mobile Money top-ups: their gateway history and re-checks. */
+  momo: MomoTopUpService;
   orders: OrderService;
   deliveries: DeliveryService;
   resultChecker: ResultCheckerService;
@@ -90,6 +93,11 @@ export class ConsoleOperations {
         ? []
         : (await this.s.topUps.listForStaff({ status, limit: 200 })).filter((t) => t.status !== 'pending');
     return { pending: [...pending].sort((a, b) => Number(a.created_at) - Number(b.created_at)), decided };
+  }
+
+  /** A top-up with its gateway history (Mobile Money). */
+  topUpHistory(id: string) {
+    return this.s.momo.history(id);
   }
 
   searchOrders(filter: Parameters<OrderService['searchForStaff']>[0]) {
@@ -159,6 +167,11 @@ export class ConsoleOperations {
     return this.refusalRecorded(actor, 'topup.reject', { type: 'top_up', id }, { reason }, () =>
       this.s.topUps.reject(actor, id, reason),
     );
+  }
+
+  /** Asks the gateway about a Mobile Money top-up again (credits it if it is paid and not yet credited). */
+  recheckTopUp(actor: Actor, id: string) {
+    return this.refusalRecorded(actor, 'topup.recheck', { type: 'top_up', id }, {}, () => this.s.momo.recheck(actor, id));
   }
 
   reverseOrder(actor: Actor, orderId: string, reason: string) {

@@ -1,5 +1,5 @@
 import type { Database } from '../../db/connection.js';
-import type { TopUpRow, TopUpStatus } from '../../db/schema.js';
+import type { MomoNetwork, PaymentStatus, TopUpGateway, TopUpRow, TopUpStatus } from '../../db/schema.js';
 import type { Tx } from '../../db/unit-of-work.js';
 import type { Owner } from '../../domain/caller.js';
 import type { Mode } from '../../domain/types.js';
@@ -17,6 +17,30 @@ export interface NewTopUp {
   status: TopUpStatus;
   decidedAt: number | null;
   decidedBy: string | null;
+  now: number;
+}
+
+/** A Mobile Money charge as recorded before the gateway is called. */
+export interface NewCharge {
+  id: string;
+  profileId: string;
+  mode: Mode;
+  amount: number;
+  reference: string;
+  gateway: TopUpGateway;
+  phone: string;
+  network: MomoNetwork;
+  checkAt: number;
+  expiresAt: number;
+  now: number;
+}
+
+export interface GatewayEvent {
+  topUpId: string;
+  source: 'charge' | 'otp' | 'webhook' | 'check' | 'recheck' | 'expiry';
+  paymentStatus: string | null;
+  message: string;
+  actor?: string | null;
   now: number;
 }
 
@@ -96,8 +120,189 @@ export class TopUpRepository {
       })
       .where('id', '=', id)
       .where('status', '=', 'pending')
+      // Staff never decide a Mobile Money top-up by hand: the gateway's verified answer does.
+      .where('gateway', 'is', null)
       .returningAll();
     return (await tx.execute(query)).rows[0];
+  }
+
+  // ---- Mobile Money charges (docs/mobile-money.md) ----
+
+  /** The charge, pending, written before the gateway is called; a second pending charge for the phone is refused by top_ups_momo_pending. */
+  async insertCharge(tx: Tx, c: NewCharge): Promise<TopUpRow> {
+    const query = tx.qb
+      .insertInto('top_ups')
+      .values({
+        id: c.id,
+        profile_id: c.profileId,
+        mode: c.mode,
+        amount: c.amount,
+        currency: 'GHS',
+        method: 'momo',
+        reference: c.reference,
+        note: null,
+        status: 'pending',
+        rejection_reason: null,
+        decided_at: null,
+        decided_by: null,
+        created_at: c.now,
+        updated_at: c.now,
+        gateway: c.gateway,
+        payment_status: 'pending',
+        payment_display_text: null,
+        payment_phone: c.phone,
+        payment_network: c.network,
+        check_at: c.checkAt,
+        expires_at: c.expiresAt,
+      })
+      .returningAll();
+    const [row] = (await tx.execute(query)).rows;
+    if (!row) throw new Error(`top-up ${c.id} was not written`);
+    return row;
+  }
+
+  /** The gateway's word on a charge still pending; undefined when it is no longer pending. */
+  async recordPayment(tx: Tx, id: string, payment: { status: PaymentStatus; displayText: string | null; checkAt?: number; now: number }) {
+    const query = tx.qb
+      .updateTable('top_ups')
+      .set({
+        payment_status: payment.status,
+        ...(payment.displayText === null ? {} : { payment_display_text: payment.displayText }),
+        ...(payment.checkAt === undefined ? {} : { check_at: payment.checkAt }),
+        updated_at: payment.now,
+      })
+      .where('id', '=', id)
+      .where('status', '=', 'pending')
+      .returningAll();
+    return (await tx.execute(query)).rows[0];
+  }
+
+  /**
+   * A verified payment credited: the charge becomes approved from pending, or from rejected when the
+   * money arrived late; undefined when it was approved already (a second webhook, check or worker).
+   */
+  async approveCharge(tx: Tx, id: string, fields: { fee: number | null; now: number }) {
+    const query = tx.qb
+      .updateTable('top_ups')
+      .set({
+        status: 'approved',
+        rejection_reason: null,
+        decided_at: fields.now,
+        decided_by: 'paystack',
+        payment_status: 'success',
+        gateway_fee: fields.fee,
+        check_at: null,
+        updated_at: fields.now,
+      })
+      .where('id', '=', id)
+      .where('status', 'in', ['pending', 'rejected'])
+      .where('gateway', 'is not', null)
+      .returningAll();
+    return (await tx.execute(query)).rows[0];
+  }
+
+  /** A pending charge rejected (failed, abandoned, expired, or paid with another amount: `problem`); undefined when not pending. */
+  async rejectCharge(tx: Tx, id: string, fields: { reason: string; problem: string | null; paymentStatus: PaymentStatus; now: number }) {
+    const query = tx.qb
+      .updateTable('top_ups')
+      .set({
+        status: 'rejected',
+        rejection_reason: fields.reason,
+        gateway_problem: fields.problem,
+        decided_at: fields.now,
+        decided_by: 'paystack',
+        payment_status: fields.paymentStatus,
+        check_at: null,
+        updated_at: fields.now,
+      })
+      .where('id', '=', id)
+      .where('status', '=', 'pending')
+      .returningAll();
+    return (await tx.execute(query)).rows[0];
+  }
+
+  /** Notes a problem on a charge that is already decided (a mismatched late payment). */
+  async noteProblem(tx: Tx, id: string, problem: string, now: number): Promise<void> {
+    await tx.execute(tx.qb.updateTable('top_ups').set({ gateway_problem: problem, updated_at: now }).where('id', '=', id));
+  }
+
+  /** Makes a pending charge's check due at `at` (a webhook: now). */
+  async scheduleCheck(tx: Tx, id: string, at: number): Promise<void> {
+    await tx.execute(tx.qb.updateTable('top_ups').set({ check_at: at }).where('id', '=', id).where('status', '=', 'pending'));
+  }
+
+  /** Charges whose check is due, oldest first. */
+  async dueChecks(now: number, limit: number) {
+    return this.database.read
+      .selectFrom('top_ups')
+      .select(['id', 'check_at'])
+      .where('check_at', 'is not', null)
+      .where('check_at', '<=', now)
+      .orderBy('check_at')
+      .limit(limit)
+      .execute();
+  }
+
+  /** Claims a due check for this worker by moving it to `next`; false when another worker took it first. */
+  async claimCheck(tx: Tx, id: string, dueAt: number, next: number): Promise<boolean> {
+    const result = await tx.execute(tx.qb.updateTable('top_ups').set({ check_at: next }).where('id', '=', id).where('check_at', '=', dueAt));
+    return Number(result.numAffectedRows ?? 0) > 0;
+  }
+
+  /** A top-up of the gateway by the reference it was given, in `mode`. */
+  async findByGatewayReference(mode: Mode, reference: string) {
+    return this.database.read
+      .selectFrom('top_ups')
+      .selectAll()
+      .where('reference', '=', reference)
+      .where('mode', '=', mode)
+      .where('gateway', 'is not', null)
+      .executeTakeFirst();
+  }
+
+  async findOwn(owner: Owner, id: string) {
+    return this.database.read
+      .selectFrom('top_ups')
+      .selectAll()
+      .where('id', '=', id)
+      .where('profile_id', '=', owner.profileId)
+      .where('mode', '=', owner.mode)
+      .executeTakeFirst();
+  }
+
+  async findById(id: string) {
+    return this.database.read.selectFrom('top_ups').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /** Approved gateway top-ups of `mode` created in [from, to). */
+  async approvedCharges(mode: Mode, from: number, to: number) {
+    return this.database.read
+      .selectFrom('top_ups')
+      .selectAll()
+      .where('mode', '=', mode)
+      .where('gateway', '=', 'paystack')
+      .where('status', '=', 'approved')
+      .where('created_at', '>=', from)
+      .where('created_at', '<', to)
+      .orderBy('created_at')
+      .execute();
+  }
+
+  addEvent(tx: Tx, e: GatewayEvent): Promise<unknown> {
+    return tx.execute(
+      tx.qb.insertInto('top_up_gateway_events').values({
+        top_up_id: e.topUpId,
+        source: e.source,
+        payment_status: e.paymentStatus,
+        message: e.message.slice(0, 500),
+        actor: e.actor ?? null,
+        created_at: e.now,
+      }),
+    );
+  }
+
+  async events(topUpId: string) {
+    return this.database.read.selectFrom('top_up_gateway_events').selectAll().where('top_up_id', '=', topUpId).orderBy('id').execute();
   }
 
   // ---- ledger verify (read-only, inside its snapshot) ----

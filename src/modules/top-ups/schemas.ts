@@ -51,6 +51,52 @@ export const TopUpsQuery = Type.Object({
 });
 export type TopUpsQuery = Static<typeof TopUpsQuery>;
 
+const MomoNetwork = Type.Union([Type.Literal('MTN'), Type.Literal('TELECEL'), Type.Literal('AT')], {
+  description: 'Mobile Money network',
+  examples: ['MTN'],
+});
+
+/** The gateway's side of a Mobile Money top-up (docs/mobile-money.md). */
+export const MomoPayment = Type.Object(
+  {
+    gateway: Type.Literal('paystack', { description: 'The payment gateway' }),
+    status: Type.Union(
+      [Type.Literal('pay_offline'), Type.Literal('send_otp'), Type.Literal('pending'), Type.Literal('success'), Type.Literal('failed')],
+      { description: 'pay_offline: approve the prompt on the phone; send_otp: send the OTP; pending; success; failed', examples: ['pay_offline'] },
+    ),
+    displayText: Text('What to tell the payer', 'Please complete authorization process on your mobile phone'),
+    phone: Text('The number charged, 233…', '233551234987'),
+    network: MomoNetwork,
+  },
+  { description: 'Mobile Money top-ups: the charge at the gateway; null for a top-up request staff decide' },
+);
+
+export const TOP_UP_ID_MAX = 128;
+
+export const MomoTopUpBody = Type.Object(
+  {
+    amount: Type.Number({
+      exclusiveMinimum: 0,
+      description: 'GHS, at least MOMO_TOPUP_MIN (1) and at most MOMO_TOPUP_MAX (5000), at most two decimals',
+      examples: [100],
+    }),
+    phone: Type.String({ maxLength: 32, description: 'The Mobile Money number to charge', examples: ['0551234987'] }),
+    network: Type.Optional({ ...MomoNetwork, description: "Needed only for a number outside its network's prefixes" }),
+  },
+  { additionalProperties: false, examples: [{ amount: 100, phone: '0551234987' }] },
+);
+export type MomoTopUpBody = Static<typeof MomoTopUpBody>;
+
+export const OtpBody = Type.Object(
+  { otp: Type.String({ minLength: 1, maxLength: 16, description: 'The OTP the payer received', examples: ['123456'] }) },
+  { additionalProperties: false, examples: [{ otp: '123456' }] },
+);
+export type OtpBody = Static<typeof OtpBody>;
+
+export const TopUpParams = Type.Object({
+  topUpId: Type.String({ minLength: 1, maxLength: TOP_UP_ID_MAX, description: 'Top-up id', examples: ['tup_01kasqc4f6h8j2k4m6n8p0r2s4'] }),
+});
+
 export const TopUp = Type.Object({
   _id: Text('Top-up id', EXAMPLE.topUpId),
   amount: Ghs('GHS asked for', 500),
@@ -62,6 +108,7 @@ export const TopUp = Type.Object({
   createdAt: Timestamp('When it was asked for'),
   decidedAt: Nullable(Timestamp('When staff approved or rejected it; null while pending')),
   rejectionReason: Nullable(Text('Why staff rejected it; null otherwise', 'No matching MoMo transaction')),
+  payment: Nullable(MomoPayment),
 });
 export type TopUp = Static<typeof TopUp>;
 

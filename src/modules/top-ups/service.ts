@@ -40,6 +40,16 @@ export function toTopUpView(t: TopUpRow): TopUp {
     createdAt: t.created_at,
     decidedAt: t.decided_at,
     rejectionReason: t.rejection_reason,
+    payment:
+      t.gateway === null || t.payment_phone === null || t.payment_network === null
+        ? null
+        : {
+            gateway: 'paystack',
+            status: t.payment_status ?? 'pending',
+            displayText: t.payment_display_text ?? '',
+            phone: t.payment_phone,
+            network: t.payment_network,
+          },
   };
 }
 
@@ -163,14 +173,14 @@ export class TopUpService {
     });
   }
 
-  /** topup.approved or topup.rejected, with the top-up as GET /top-ups lists it. */
-  private decided(tx: Tx, topUp: TopUpRow, now: number): void {
+  /** topup.approved or topup.rejected, with the top-up as GET /top-ups lists it (also for Mobile Money decisions). */
+  decided(tx: Tx, topUp: TopUpRow, now: number): void {
     const type = topUp.status === 'approved' ? 'topup.approved' : 'topup.rejected';
     this.events.record(tx, { profileId: topUp.profile_id, mode: topUp.mode }, type, { object: toTopUpView(topUp) }, now);
   }
 
-  /** The top-up's amount to its owner's wallet of its mode, once (the ledger key is per top-up). */
-  private async credit(tx: Tx, topUp: TopUpRow, now: number): Promise<void> {
+  /** The top-up's amount to its owner's wallet of its mode, once (the ledger key is per top-up); inside the caller's unit. */
+  async credit(tx: Tx, topUp: TopUpRow, now: number): Promise<void> {
     const { walletId } = await this.walletService.ensure(tx, topUp.profile_id, topUp.mode, 0, now);
     const after = await this.wallets.post(
       tx,
@@ -183,6 +193,9 @@ export class TopUpService {
   private async refusal(tx: Tx, id: string) {
     const existing = await this.topUps.find(tx, id);
     if (!existing) return notFound('NOT_FOUND', `no top-up ${id}`);
+    if (existing.gateway !== null) {
+      return conflict('INVALID_REQUEST', `top-up ${id} is a Mobile Money top-up: only the gateway's verified answer decides it (re-check it instead)`);
+    }
     const when = existing.decided_at ? ` at ${new Date(existing.decided_at).toISOString()}` : '';
     return conflict('INVALID_REQUEST', `top-up ${id} was already ${existing.status}${when}; a decision cannot be changed`);
   }

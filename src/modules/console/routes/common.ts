@@ -77,6 +77,13 @@ const NOTICES: Record<string, string> = {
   password: 'Password changed: your other sessions have ended.',
   reconciling: 'Reconciliation queued: a worker runs it shortly; reload to see its result.',
   finding: 'Finding marked resolved.',
+  'recheck-credited': 'Re-checked with Paystack: paid, and now credited.',
+  'recheck-credited-late': 'Re-checked with Paystack: paid after it was rejected, and now credited (late).',
+  'recheck-rejected': 'Re-checked with Paystack: not paid; rejected.',
+  'recheck-mismatch': 'Re-checked with Paystack: paid with another amount or currency; not credited (see the history).',
+  'recheck-waiting': 'Re-checked with Paystack: still waiting for the payer.',
+  'recheck-unknown': 'Re-checked: Paystack gave no usable answer; the worker asks again.',
+  'recheck-done': 'Re-checked: already decided; nothing changed.',
 };
 
 export const html = (reply: FastifyReply, body: string, status = 200) =>
