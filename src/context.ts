@@ -21,6 +21,8 @@ import { resultCheckerLedgerCheck } from './modules/result-checker/ledger-checks
 import { ResultCheckerService } from './modules/result-checker/service.js';
 import { topUpLedgerCheck } from './modules/top-ups/ledger-checks.js';
 import { TopUpService } from './modules/top-ups/service.js';
+import { AdjustmentService } from './modules/wallet/adjustments.js';
+import { StatementService } from './modules/wallet/statement.js';
 import { adjustmentsWellFormed, LedgerVerifier, ledgerKindsKnown, walletsMatchLedger } from './modules/wallet/ledger-verify.js';
 import { WalletService } from './modules/wallet/service.js';
 import { WebhookDeliveryService } from './modules/webhooks/deliveries.js';
@@ -59,6 +61,10 @@ export interface AppContext {
   webhookEndpoints: WebhookEndpointService;
   webhookDeliveries: WebhookDeliveryService;
   ledger: LedgerVerifier;
+  /** Staff adjustments of wallets (four eyes above ADJUSTMENT_APPROVAL_ABOVE). */
+  adjustments: AdjustmentService;
+  /** Partners' statements. */
+  statements: StatementService;
   seeds: SeedImporter;
   /** Staff accounts and sessions. */
   staff: StaffService;
@@ -156,6 +162,16 @@ export function createContext(
     resultCheckerLedgerCheck(resultChecker),
     topUpLedgerCheck(topUps),
   ]);
+  const adjustmentService = new AdjustmentService(
+    database,
+    repositories.adjustments,
+    wallets,
+    eventRecorder,
+    audit,
+    clock,
+    config.adjustmentApprovalAbove,
+  );
+  const statementService = new StatementService(wallets, repositories.statements);
   const staffService = new StaffService(database, repositories.staff, audit, clock, config.console.sessionTtlMs);
   return {
     config,
@@ -189,6 +205,8 @@ export function createContext(
     webhookEndpoints: webhookEndpointService,
     webhookDeliveries: new WebhookDeliveryService(database, webhooks, webhookSecrets, webhookSettings, clock),
     ledger,
+    adjustments: adjustmentService,
+    statements: statementService,
     seeds: new SeedImporter(database, repositories, walletService, cipher, clock),
     staff: staffService,
     audit,
@@ -205,6 +223,8 @@ export function createContext(
       packages: packageEditor,
       packageRoutes: packageRouteService,
       audit,
+      adjustments: adjustmentService,
+      statements: statementService,
       orderStuckAfterMs: config.orderStuckAfterMs,
     }),
     onDeliveriesQueued(listener) {

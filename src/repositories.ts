@@ -13,6 +13,8 @@ import { ProfileRepository } from './modules/profiles/repository.js';
 import { ResultCheckerRepository } from './modules/result-checker/repository.js';
 import { TopUpRepository } from './modules/top-ups/repository.js';
 import { lowBalanceEvents } from './modules/wallet/alerts.js';
+import { AdjustmentRepository } from './modules/wallet/adjustment-repository.js';
+import { StatementRepository } from './modules/wallet/statement-repository.js';
 import { WalletRepository } from './modules/wallet/repository.js';
 import { WebhookRepository } from './modules/webhooks/repository.js';
 
@@ -38,6 +40,10 @@ export interface Repositories {
   audit: AuditRepository;
   /** Records events with the changes they report (the wallets' low-balance alert uses it too). */
   eventRecorder: EventRecorder;
+  /** Staff adjustments of wallets. */
+  adjustments: AdjustmentRepository;
+  /** Wallet statements (ledger entries by period). */
+  statements: StatementRepository;
 }
 
 export function createRepositories(database: Database): Repositories {
@@ -60,5 +66,7 @@ export function createRepositories(database: Database): Repositories {
     staff: new StaffRepository(database),
     audit: new AuditRepository(database),
     eventRecorder,
+    adjustments: new AdjustmentRepository(database),
+    statements: new StatementRepository(database),
   };
 }

@@ -37,6 +37,13 @@ export const AUDIT_ACTIONS = [
   'webhook.disable',
   'package.update',
   'package.routes.set',
+  'profile.create',
+  'profile.update',
+  'wallet.adjust',
+  'wallet.adjust.approve',
+  'wallet.adjust.reject',
+  'order.refund_recipient',
+  'rc.refund',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
