@@ -128,6 +128,11 @@ export class ConsoleOperations {
     return { ...found, routes: await this.s.packageRoutes.routesOf(packageId), policy: this.s.packageRoutes.policy };
   }
 
+  /** A profile's details as the edit form shows them. */
+  profileDetails(profileId: string) {
+    return this.s.profiles.details(profileId);
+  }
+
   statement(query: StatementQuery) {
     return this.s.statements.statement(query);
   }

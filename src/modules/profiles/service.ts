@@ -190,6 +190,21 @@ export class ProfileService {
     return { id, key };
   }
 
+  /** What staff edit of a profile (the console's form), or null. */
+  async details(profileId: string) {
+    const p = await this.profiles.findProfile(profileId);
+    if (!p) return null;
+    return {
+      firstName: p.first_name,
+      middleName: p.middle_name,
+      lastName: p.last_name,
+      phoneNumber: p.phone_number,
+      email: p.email,
+      role: p.role,
+      status: p.status,
+    };
+  }
+
   async listKeys(profileId: string) {
     return this.profiles.listKeys(profileId);
   }

@@ -34,6 +34,7 @@ const NAV: [string, string, StaffRole][] = [
   ['inventory', '/console/inventory', 'viewer'],
   ['packages', '/console/packages', 'viewer'],
   ['partners', '/console/partners', 'viewer'],
+  ['adjustments', '/console/adjustments', 'viewer'],
   ['staff', '/console/staff', 'admin'],
   ['audit', '/console/audit', 'viewer'],
   ['password', '/console/password', 'viewer'],

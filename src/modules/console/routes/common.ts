@@ -73,6 +73,10 @@ const NOTICES: Record<string, string> = {
   suspended: 'Profile suspended: its keys are refused from now on.',
   reactivated: 'Profile reactivated.',
   saved: 'Saved.',
+  adjusted: 'Adjustment applied: the wallet moved and the partner is told.',
+  adjustment_pending: 'Adjustment recorded: it waits for a second admin to approve it.',
+  adjustment_approved: 'Adjustment approved: the wallet moved and the partner is told.',
+  adjustment_rejected: 'Adjustment rejected: nothing moved.',
   routes: 'Routes saved.',
   password: 'Password changed: your other sessions have ended.',
 };
