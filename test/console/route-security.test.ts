@@ -78,20 +78,38 @@ describe('generated console route security tests (every route of test/support/co
       stuckOrder,
       key: (await t.ctx.console.createKey(actor, 'usr_customer', 'test')).id,
       staffAccount: await ensureStaff(t, 'target@staff.example', 'viewer'),
+      ...(await pendingAdjustments()),
     };
   });
   after(() => t.close());
 
+  /** Two adjustments above ADJUSTMENT_APPROVAL_ABOVE, requested by an admin who is not the one the tests decide with. */
+  async function pendingAdjustments() {
+    const requester = { staffId: await ensureStaff(t, 'requester@staff.example', 'admin'), name: 'requester@staff.example', address: null };
+    const request = async () => {
+      const done = await t.ctx.console.requestAdjustment(requester, {
+        profileId: 'usr_super',
+        mode: 'live',
+        direction: 'credit',
+        amount: t.ctx.config.adjustmentApprovalAbove / 100 + 1,
+        reason: 'security test',
+      });
+      assert.equal(done.status, 'pending');
+      return done.id;
+    };
+    return { adjustmentToApprove: await request(), adjustmentToReject: await request() };
+  }
+
   /** Everything a console action could change, but the audit trail's refusals. */
   async function state() {
     const db = t.database.db;
-    const [wallets, topUps, orders, outbox, keys, profiles, staff, sessionCount, credentials, done, packages, prices, routes] = await Promise.all([
+    const [wallets, topUps, orders, outbox, keys, profiles, staff, sessionCount, credentials, done, packages, prices, routes, adjustments] = await Promise.all([
       db.selectFrom('wallets').select(['id', 'available', 'held']).orderBy('id').execute(),
       db.selectFrom('top_ups').select(['id', 'status']).orderBy('id').execute(),
       db.selectFrom('orders').select(['id', 'state']).orderBy('id').execute(),
       db.selectFrom('outbox').select(['id', 'run_at', 'tries']).orderBy('id').execute(),
       db.selectFrom('api_keys').select(['id', 'revoked']).orderBy('id').execute(),
-      db.selectFrom('profiles').select(['id', 'status']).orderBy('id').execute(),
+      db.selectFrom('profiles').select(['id', 'status', 'first_name', 'last_name', 'email', 'role']).orderBy('id').execute(),
       db
         .selectFrom('staff_accounts')
         .select(['id', 'role', 'status', 'password_hash', 'password_change_required'])
@@ -107,8 +125,9 @@ describe('generated console route security tests (every route of test/support/co
       db.selectFrom('data_packages').select(['id', 'price', 'status']).orderBy('id').execute(),
       db.selectFrom('data_package_prices').selectAll().orderBy('package_id').orderBy('role').execute(),
       db.selectFrom('package_routes').selectAll().orderBy('package_id').orderBy('position').execute(),
+      db.selectFrom('wallet_adjustments').select(['id', 'status']).orderBy('id').execute(),
     ]);
-    return JSON.stringify({ wallets, topUps, orders, outbox, keys, profiles, staff, sessionCount, credentials, done, packages, prices, routes });
+    return JSON.stringify({ wallets, topUps, orders, outbox, keys, profiles, staff, sessionCount, credentials, done, packages, prices, routes, adjustments });
   }
 
   /** The route's valid call (its params and form), as `who` sends it; `csrf`: the token sent (null: none). */
