@@ -42,8 +42,6 @@ export const AUDIT_ACTIONS = [
   'wallet.adjust',
   'wallet.adjust.approve',
   'wallet.adjust.reject',
-  'order.refund_recipient',
-  'rc.refund',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
