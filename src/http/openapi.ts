@@ -361,7 +361,7 @@ function webhooks(): Json {
     [
       'wallet.adjusted',
       'Staff credited or debited the wallet with a reason (an adjustment); `object` is the adjustment with the balances after it.',
-      Type.Object({ object: WalletAdjustment }),
+      Type.Object({ object: { ...WalletAdjustment, description: 'The adjustment, with the balances after it' } }),
     ],
   ];
   const signatureHeaders = [

@@ -6918,6 +6918,7 @@ export interface operations {
                     mode: "live" | "test";
                     /** @description The record as its GET endpoint returns it (a recipient event adds its recipient entry) */
                     data: {
+                        /** @description The adjustment, with the balances after it */
                         object: {
                             /**
                              * @description Adjustment id
