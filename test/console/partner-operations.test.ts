@@ -215,10 +215,22 @@ describe(`partners, statements and wallet adjustments (${TEST_DIALECT})`, () => 
     assert.equal((await auditOf('wallet.adjust.reject', debit.id))[0]?.detail?.reason, 'disputed');
     await verified();
 
+    // Two admins approving one adjustment at once: it is applied once.
+    await adjust(admin, 'credit', '300', 'Settlement');
+    const [race] = await t.ctx.console.adjustments({ status: 'pending', profileId: id });
+    assert.ok(race);
+    const third = { staffId: await ensureStaff(t, 'third-admin@staff.example', 'admin'), name: 'third-admin@staff.example', address: null };
+    const second = { staffId: await ensureStaff(t, 'second-admin@staff.example', 'admin'), name: 'second-admin@staff.example', address: null };
+    const outcomes = await Promise.allSettled([t.ctx.console.approveAdjustment(second, race.id), t.ctx.console.approveAdjustment(third, race.id)]);
+    assert.deepEqual(outcomes.map((o) => o.status).sort(), ['fulfilled', 'rejected']);
+    assert.equal((await balance(live)).availableBalance, 400);
+    assert.equal((await adjustedEvents(live)).length, 4);
+    await verified();
+
     const statement = await t.ctx.console.statement({ profileId: id, mode: 'live' });
-    assert.equal(statement.closing.available, 10_000);
-    assert.deepEqual(statement.lines.map((l) => l.availableDelta), [5000, 15_000, -10_000]);
-    assert.deepEqual(statement.lines.map((l) => l.source.type), ['adjustment', 'adjustment', 'adjustment']);
+    assert.equal(statement.closing.available, 40_000);
+    assert.deepEqual(statement.lines.map((l) => l.availableDelta), [5000, 15_000, -10_000, 30_000]);
+    assert.deepEqual(statement.lines.map((l) => l.source.type), ['adjustment', 'adjustment', 'adjustment', 'adjustment']);
   });
 
   test('statement: pages of 100 past the first, period and kind filters, CSV parsed back equals the entries; totals equal the ledger', async () => {
