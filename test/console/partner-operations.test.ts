@@ -273,6 +273,9 @@ describe(`partners, statements and wallet adjustments (${TEST_DIALECT})`, () => 
     const sum = rows.reduce((total, r) => total + Math.round(Number(r[6]) * 100), 0);
     assert.equal(sum, Math.round(wallet.availableBalance * 100), 'the entries sum to the balance');
     assert.equal(statement.totals.credits + statement.totals.debits, sum);
+    assert.deepEqual(statement.opening, { available: 0, held: 0 }, 'a statement from the first entry opens at zero');
+    assert.equal(statement.opening.available + statement.totals.credits + statement.totals.debits, statement.closing.available);
+    assert.match(first.body, /id="opening">GHS 0\.00</);
     await verified();
 
     // Period and kind.

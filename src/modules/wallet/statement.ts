@@ -110,7 +110,7 @@ export class StatementService {
     const [rows, totals, opening, closing] = await Promise.all([
       this.statements.entries(range, q.after ?? 0, limit + 1),
       this.statements.totals(range),
-      this.statements.balancesBefore(wallet.id, from),
+      from === null ? { available: 0, held: 0 } : this.statements.balancesBefore(wallet.id, from),
       this.statements.balancesBefore(wallet.id, to),
     ]);
     const page = rows.slice(0, limit);
