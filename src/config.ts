@@ -22,6 +22,8 @@ export interface Config {
   httpTimeouts: HttpTimeouts;
   /** An order still processing after this long is reported by `cli orders stuck`. */
   orderStuckAfterMs: number;
+  /** Pesewas (ADJUSTMENT_APPROVAL_ABOVE, GHS): a wallet adjustment above it waits for a second admin. */
+  adjustmentApprovalAbove: number;
   sqliteSynchronous: SqliteSynchronous;
   /** PostgreSQL connections each process keeps (DATABASE_POOL_SIZE); unused with SQLite. */
   databasePoolSize: number;
@@ -372,6 +374,7 @@ export function loadConfig(env: Env = process.env): Config {
     redisKeyPrefix: env.REDIS_KEY_PREFIX?.trim() || 'partner-api:',
     idempotencyTtlMs: intVar(env, 'IDEMPOTENCY_TTL_HOURS', 24, 1, 24 * 365) * 3_600_000,
     orderStuckAfterMs: intVar(env, 'ORDER_STUCK_AFTER_MS', 10 * 60_000, 1000, 30 * 86_400_000),
+    adjustmentApprovalAbove: intVar(env, 'ADJUSTMENT_APPROVAL_ABOVE', 500, 0, 1_000_000) * 100,
     sqliteSynchronous: enumVar(env, 'SQLITE_SYNCHRONOUS', 'FULL', ['OFF', 'NORMAL', 'FULL', 'EXTRA'] as const),
     databasePoolSize: intVar(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
     workerTuning: workerTuningVars(env),

@@ -23,6 +23,8 @@ import { topUpLedgerCheck } from './modules/top-ups/ledger-checks.js';
 import { TopUpService } from './modules/top-ups/service.js';
 import { MomoTopUpService } from './modules/top-ups/momo.js';
 import { paymentGateways } from './providers/paystack/index.js';
+import { AdjustmentService } from './modules/wallet/adjustments.js';
+import { StatementService } from './modules/wallet/statement.js';
 import { adjustmentsWellFormed, LedgerVerifier, ledgerKindsKnown, walletsMatchLedger } from './modules/wallet/ledger-verify.js';
 import { WalletService } from './modules/wallet/service.js';
 import { WebhookDeliveryService } from './modules/webhooks/deliveries.js';
@@ -67,6 +69,10 @@ export interface AppContext {
   webhookEndpoints: WebhookEndpointService;
   webhookDeliveries: WebhookDeliveryService;
   ledger: LedgerVerifier;
+  /** Staff adjustments of wallets (four eyes above ADJUSTMENT_APPROVAL_ABOVE). */
+  adjustments: AdjustmentService;
+  /** Partners' statements. */
+  statements: StatementService;
   seeds: SeedImporter;
   /** Staff accounts and sessions. */
   staff: StaffService;
@@ -182,6 +188,16 @@ export function createContext(
     resultCheckerLedgerCheck(resultChecker),
     topUpLedgerCheck(topUps),
   ]);
+  const adjustmentService = new AdjustmentService(
+    database,
+    repositories.adjustments,
+    wallets,
+    eventRecorder,
+    audit,
+    clock,
+    config.adjustmentApprovalAbove,
+  );
+  const statementService = new StatementService(wallets, repositories.statements);
   const staffService = new StaffService(database, repositories.staff, audit, clock, config.console.sessionTtlMs);
   const enabled = enabledProviders(config);
   const floats = new FloatService(repositories.floats, enabled, config.upstreams.lowBalance, clock);
@@ -221,6 +237,8 @@ export function createContext(
     webhookEndpoints: webhookEndpointService,
     webhookDeliveries: new WebhookDeliveryService(database, webhooks, webhookSecrets, webhookSettings, clock),
     ledger,
+    adjustments: adjustmentService,
+    statements: statementService,
     seeds: new SeedImporter(database, repositories, walletService, cipher, clock),
     staff: staffService,
     audit,
@@ -238,6 +256,8 @@ export function createContext(
       packages: packageEditor,
       packageRoutes: packageRouteService,
       audit,
+      adjustments: adjustmentService,
+      statements: statementService,
       orderStuckAfterMs: config.orderStuckAfterMs,
       floats,
       reconciliation,

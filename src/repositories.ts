@@ -16,6 +16,8 @@ import { MarginRepository } from './modules/margins/repository.js';
 import { ResultCheckerRepository } from './modules/result-checker/repository.js';
 import { TopUpRepository } from './modules/top-ups/repository.js';
 import { lowBalanceEvents } from './modules/wallet/alerts.js';
+import { AdjustmentRepository } from './modules/wallet/adjustment-repository.js';
+import { StatementRepository } from './modules/wallet/statement-repository.js';
 import { WalletRepository } from './modules/wallet/repository.js';
 import { WebhookRepository } from './modules/webhooks/repository.js';
 
@@ -47,6 +49,10 @@ export interface Repositories {
   reconciliation: ReconciliationRepository;
   /** The margin report's figures and closed days' sums. */
   margins: MarginRepository;
+  /** Staff adjustments of wallets. */
+  adjustments: AdjustmentRepository;
+  /** Wallet statements (ledger entries by period). */
+  statements: StatementRepository;
 }
 
 export function createRepositories(database: Database): Repositories {
@@ -72,5 +78,7 @@ export function createRepositories(database: Database): Repositories {
     margins: new MarginRepository(database),
     audit: new AuditRepository(database),
     eventRecorder,
+    adjustments: new AdjustmentRepository(database),
+    statements: new StatementRepository(database),
   };
 }

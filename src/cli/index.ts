@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { Command, CommanderError } from 'commander';
 import { createRequire } from 'node:module';
+import * as adjustments from './commands/adjustments.js';
 import * as audit from './commands/audit.js';
 import * as backupCommands from './commands/backup.js';
 import * as demo from './commands/demo.js';
@@ -31,7 +32,7 @@ const program = new Command('partner-api')
   .showHelpAfterError()
   .exitOverride();
 
-for (const group of [serve, migrate, importCommand, keys, worker, demo, topups, rc, routes, orders, ledger, webhooks, profiles, staff, audit, backupCommands, simulate, providerCommands, reportCommands]) {
+for (const group of [serve, migrate, importCommand, keys, worker, demo, topups, rc, routes, orders, ledger, adjustments, webhooks, profiles, staff, audit, backupCommands, simulate, providerCommands, reportCommands]) {
   group.register(program);
 }
 

@@ -569,6 +569,29 @@ export interface AuditLogTable {
   created_at: number;
 }
 
+export type AdjustmentDirection = 'credit' | 'debit';
+export type AdjustmentStatus = 'pending' | 'approved' | 'rejected';
+
+/** A staff adjustment of a wallet; its money moves when it is approved (src/modules/wallet/adjustments.ts). */
+export interface WalletAdjustmentsTable {
+  id: string;
+  wallet_id: string;
+  profile_id: string;
+  mode: Mode;
+  direction: AdjustmentDirection;
+  /** Pesewas, above 0. */
+  amount: number;
+  reason: string;
+  status: AdjustmentStatus;
+  requested_by: string;
+  requested_by_staff_id: string | null;
+  decided_by: string | null;
+  decided_by_staff_id: string | null;
+  decision_reason: string | null;
+  created_at: number;
+  decided_at: number | null;
+}
+
 export interface DB {
   catalog_state: CatalogStateTable;
   profiles: ProfilesTable;
@@ -606,6 +629,7 @@ export interface DB {
   staff_sessions: StaffSessionsTable;
   audit_log: AuditLogTable;
   worker_heartbeats: WorkerHeartbeatsTable;
+  wallet_adjustments: WalletAdjustmentsTable;
 }
 
 export interface WorkerHeartbeatsTable {
@@ -632,3 +656,5 @@ export type ReconciliationRunRow = Selectable<ReconciliationRunsTable>;
 export type ReconciliationFindingRow = Selectable<ReconciliationFindingsTable>;
 export type StaffAccountRow = Selectable<StaffAccountsTable>;
 export type AuditRow = Selectable<AuditLogTable>;
+
+export type WalletAdjustmentRow = Selectable<WalletAdjustmentsTable>;

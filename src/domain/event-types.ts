@@ -8,6 +8,7 @@ export const EVENT_TYPES = [
   'topup.approved',
   'topup.rejected',
   'wallet.balance_low',
+  'wallet.adjusted',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -5,7 +5,7 @@ import type { ErrorCode } from '../domain/errors.js';
 import { eventSchema } from '../modules/events/schemas.js';
 import { BulkRecipient, Order } from '../modules/orders/schemas.js';
 import { TopUp } from '../modules/top-ups/schemas.js';
-import { WalletBalance } from '../modules/wallet/schemas.js';
+import { WalletAdjustment, WalletBalance } from '../modules/wallet/schemas.js';
 
 /**
  * The OpenAPI 3.1 document served at GET /openapi.json and /openapi.yaml and rendered at /docs.
@@ -369,6 +369,11 @@ function webhooks(): Json {
       'wallet.balance_low',
       'The available balance fell below the alert threshold (once per crossing).',
       Type.Object({ object: wallet }),
+    ],
+    [
+      'wallet.adjusted',
+      'Staff credited or debited the wallet with a reason (an adjustment); `object` is the adjustment with the balances after it.',
+      Type.Object({ object: { ...WalletAdjustment, description: 'The adjustment, with the balances after it' } }),
     ],
   ];
   const signatureHeaders = [

@@ -87,20 +87,38 @@ describe('generated console route security tests (every route of test/support/co
       key: (await t.ctx.console.createKey(actor, 'usr_customer', 'test')).id,
       staffAccount: await ensureStaff(t, 'target@staff.example', 'viewer'),
       finding: await seedFinding(t),
+      ...(await pendingAdjustments()),
     };
   });
   after(() => t.close());
 
+  /** Two adjustments above ADJUSTMENT_APPROVAL_ABOVE, requested by an admin who is not the one the tests decide with. */
+  async function pendingAdjustments() {
+    const requester = { staffId: await ensureStaff(t, 'requester@staff.example', 'admin'), name: 'requester@staff.example', address: null };
+    const request = async () => {
+      const done = await t.ctx.console.requestAdjustment(requester, {
+        profileId: 'usr_super',
+        mode: 'live',
+        direction: 'credit',
+        amount: t.ctx.config.adjustmentApprovalAbove / 100 + 1,
+        reason: 'security test',
+      });
+      assert.equal(done.status, 'pending');
+      return done.id;
+    };
+    return { adjustmentToApprove: await request(), adjustmentToReject: await request() };
+  }
+
   /** Everything a console action could change, but the audit trail's refusals. */
   async function state() {
     const db = t.database.db;
-    const [wallets, topUps, orders, outbox, keys, profiles, staff, sessionCount, credentials, done, packages, prices, routes, runs, findings] = await Promise.all([
+    const [wallets, topUps, orders, outbox, keys, profiles, staff, sessionCount, credentials, done, packages, prices, routes, runs, findings, adjustments] = await Promise.all([
       db.selectFrom('wallets').select(['id', 'available', 'held']).orderBy('id').execute(),
       db.selectFrom('top_ups').select(['id', 'status']).orderBy('id').execute(),
       db.selectFrom('orders').select(['id', 'state']).orderBy('id').execute(),
       db.selectFrom('outbox').select(['id', 'run_at', 'tries']).orderBy('id').execute(),
       db.selectFrom('api_keys').select(['id', 'revoked']).orderBy('id').execute(),
-      db.selectFrom('profiles').select(['id', 'status']).orderBy('id').execute(),
+      db.selectFrom('profiles').select(['id', 'status', 'first_name', 'last_name', 'email', 'role']).orderBy('id').execute(),
       db
         .selectFrom('staff_accounts')
         .select(['id', 'role', 'status', 'password_hash', 'password_change_required'])
@@ -118,8 +136,9 @@ describe('generated console route security tests (every route of test/support/co
       db.selectFrom('package_routes').selectAll().orderBy('package_id').orderBy('position').execute(),
       db.selectFrom('reconciliation_runs').select(['id', 'status']).orderBy('id').execute(),
       db.selectFrom('reconciliation_findings').select(['id', 'resolved_at', 'resolution_note']).orderBy('id').execute(),
+      db.selectFrom('wallet_adjustments').select(['id', 'status']).orderBy('id').execute(),
     ]);
-    return JSON.stringify({ wallets, topUps, orders, outbox, keys, profiles, staff, sessionCount, credentials, done, packages, prices, routes, runs, findings });
+    return JSON.stringify({ wallets, topUps, orders, outbox, keys, profiles, staff, sessionCount, credentials, done, packages, prices, routes, runs, findings, adjustments });
   }
 
   /** The route's valid call (its params and form), as `who` sends it; `csrf`: the token sent (null: none). */

@@ -152,6 +152,9 @@ export interface ConsoleRecords {
   staffAccount: string;
   /** An unresolved reconciliation finding. */
   finding: string;
+  /** Pending wallet adjustments of usr_super (live), requested by another admin than the one who decides. */
+  adjustmentToApprove: string;
+  adjustmentToReject: string;
 }
 
 export interface ConsoleRouteCase {
@@ -274,6 +277,59 @@ export const CONSOLE_ROUTES: ConsoleRouteCase[] = [
     role: 'admin',
     params: () => ({ id: 'usr_suspended' }),
     form: () => ({}),
+  },
+  { method: 'GET', url: '/console/partners/new', role: 'admin' },
+  {
+    method: 'POST',
+    url: '/console/partners',
+    role: 'admin',
+    form: (_r, n) => ({
+      firstName: 'Abena',
+      lastName: `Security ${n}`,
+      phoneNumber: '0244123456',
+      email: `security-${n}@partner.example`,
+      role: 'Agent',
+      status: 'Active',
+    }),
+  },
+  { method: 'GET', url: '/console/partners/:id/edit', role: 'admin', params: () => ({ id: 'usr_super' }) },
+  {
+    method: 'POST',
+    url: '/console/partners/:id',
+    role: 'admin',
+    params: () => ({ id: 'usr_customer' }),
+    form: (_r, n) => ({
+      firstName: 'Efua',
+      lastName: `Renamed ${n}`,
+      phoneNumber: '0201000003',
+      email: 'efua@example.com',
+      role: 'Customer',
+    }),
+  },
+  { method: 'GET', url: '/console/partners/:id/statement', role: 'viewer', params: () => ({ id: 'usr_super' }) },
+  { method: 'GET', url: '/console/partners/:id/statement.csv', role: 'viewer', params: () => ({ id: 'usr_super' }) },
+  { method: 'GET', url: '/console/partners/:id/statement/print', role: 'viewer', params: () => ({ id: 'usr_super' }) },
+  {
+    method: 'POST',
+    url: '/console/partners/:id/adjustments',
+    role: 'admin',
+    params: () => ({ id: 'usr_super' }),
+    form: () => ({ mode: 'live', direction: 'credit', amount: '1.25', reason: 'goodwill credit' }),
+  },
+  { method: 'GET', url: '/console/adjustments', role: 'viewer' },
+  {
+    method: 'POST',
+    url: '/console/adjustments/:id/approve',
+    role: 'admin',
+    params: (r) => ({ id: r.adjustmentToApprove }),
+    form: () => ({}),
+  },
+  {
+    method: 'POST',
+    url: '/console/adjustments/:id/reject',
+    role: 'admin',
+    params: (r) => ({ id: r.adjustmentToReject }),
+    form: () => ({ reason: 'no such dispute' }),
   },
   { method: 'GET', url: '/console/staff', role: 'admin' },
   {

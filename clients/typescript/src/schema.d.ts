@@ -693,6 +693,28 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "wallet.adjusted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * wallet.adjusted event
+         * @description Staff credited or debited the wallet with a reason (an adjustment); `object` is the adjustment with the balances after it.
+         *
+         *     Sent by POST to each enabled endpoint subscribed to `wallet.adjusted` (or `*`), at least once, in no guaranteed order. Answer 2xx within 10 s; anything else is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h and 24 h. 410 disables the endpoint.
+         */
+        post: operations["webhook_wallet_adjusted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -4836,7 +4858,7 @@ export interface operations {
                                  */
                                 _id: string;
                                 /**
-                                 * @description order.completed, order.failed, order.recipient.completed, order.recipient.failed, order.reversed, topup.approved, topup.rejected, wallet.balance_low
+                                 * @description order.completed, order.failed, order.recipient.completed, order.recipient.failed, order.reversed, topup.approved, topup.rejected, wallet.balance_low, wallet.adjusted
                                  * @example order.completed
                                  */
                                 type: string;
@@ -4849,7 +4871,7 @@ export interface operations {
                                 mode: "live" | "test";
                                 /** @description The record as its GET endpoint returns it (a recipient event adds its recipient entry) */
                                 data: {
-                                    /** @description An order as GET /orders/{orderId}, a top-up as in GET /top-ups, or the wallet as GET /wallet-balance */
+                                    /** @description An order as GET /orders/{orderId}, a top-up as in GET /top-ups, the wallet as GET /wallet-balance, or a staff adjustment of the wallet (wallet.adjusted) */
                                     object: {
                                         /**
                                          * @description Order record id
@@ -5061,6 +5083,51 @@ export interface operations {
                                          */
                                         lastUpdated: number;
                                         alertThreshold: number | null;
+                                    } | {
+                                        /**
+                                         * @description Adjustment id
+                                         * @example adj_01jd6x4m2k8q9r7t5v3w1y0z2a
+                                         */
+                                        _id: string;
+                                        /**
+                                         * @description Owner of the wallet (profile id)
+                                         * @example usr_ama
+                                         */
+                                        userProfileId: string;
+                                        /** @description The wallet adjusted */
+                                        mode: "live" | "test";
+                                        /** @description credit adds to available, debit takes from it */
+                                        direction: "credit" | "debit";
+                                        /**
+                                         * @description GHS moved
+                                         * @example 25
+                                         */
+                                        amount: number;
+                                        /**
+                                         * @description Why staff adjusted the wallet
+                                         * @example Duplicate charge on order 7KQ2M9
+                                         */
+                                        reason: string;
+                                        /**
+                                         * @description Available after the adjustment, GHS
+                                         * @example 507.6
+                                         */
+                                        availableBalance: number;
+                                        /**
+                                         * @description Held after the adjustment, GHS
+                                         * @example 5.4
+                                         */
+                                        heldBalance: number;
+                                        /**
+                                         * @description Unix ms the adjustment was requested
+                                         * @example 1764063000000
+                                         */
+                                        createdAt: number;
+                                        /**
+                                         * @description Unix ms the money moved
+                                         * @example 1764063000000
+                                         */
+                                        appliedAt: number;
                                     };
                                     /** @description order.recipient.* events: the bulk recipient entry the event is about */
                                     recipient?: {
@@ -5196,7 +5263,7 @@ export interface operations {
                              */
                             _id: string;
                             /**
-                             * @description order.completed, order.failed, order.recipient.completed, order.recipient.failed, order.reversed, topup.approved, topup.rejected, wallet.balance_low
+                             * @description order.completed, order.failed, order.recipient.completed, order.recipient.failed, order.reversed, topup.approved, topup.rejected, wallet.balance_low, wallet.adjusted
                              * @example order.completed
                              */
                             type: string;
@@ -5209,7 +5276,7 @@ export interface operations {
                             mode: "live" | "test";
                             /** @description The record as its GET endpoint returns it (a recipient event adds its recipient entry) */
                             data: {
-                                /** @description An order as GET /orders/{orderId}, a top-up as in GET /top-ups, or the wallet as GET /wallet-balance */
+                                /** @description An order as GET /orders/{orderId}, a top-up as in GET /top-ups, the wallet as GET /wallet-balance, or a staff adjustment of the wallet (wallet.adjusted) */
                                 object: {
                                     /**
                                      * @description Order record id
@@ -5421,6 +5488,51 @@ export interface operations {
                                      */
                                     lastUpdated: number;
                                     alertThreshold: number | null;
+                                } | {
+                                    /**
+                                     * @description Adjustment id
+                                     * @example adj_01jd6x4m2k8q9r7t5v3w1y0z2a
+                                     */
+                                    _id: string;
+                                    /**
+                                     * @description Owner of the wallet (profile id)
+                                     * @example usr_ama
+                                     */
+                                    userProfileId: string;
+                                    /** @description The wallet adjusted */
+                                    mode: "live" | "test";
+                                    /** @description credit adds to available, debit takes from it */
+                                    direction: "credit" | "debit";
+                                    /**
+                                     * @description GHS moved
+                                     * @example 25
+                                     */
+                                    amount: number;
+                                    /**
+                                     * @description Why staff adjusted the wallet
+                                     * @example Duplicate charge on order 7KQ2M9
+                                     */
+                                    reason: string;
+                                    /**
+                                     * @description Available after the adjustment, GHS
+                                     * @example 507.6
+                                     */
+                                    availableBalance: number;
+                                    /**
+                                     * @description Held after the adjustment, GHS
+                                     * @example 5.4
+                                     */
+                                    heldBalance: number;
+                                    /**
+                                     * @description Unix ms the adjustment was requested
+                                     * @example 1764063000000
+                                     */
+                                    createdAt: number;
+                                    /**
+                                     * @description Unix ms the money moved
+                                     * @example 1764063000000
+                                     */
+                                    appliedAt: number;
                                 };
                                 /** @description order.recipient.* events: the bulk recipient entry the event is about */
                                 recipient?: {
@@ -6359,7 +6471,7 @@ export interface operations {
                      */
                     _id: string;
                     /**
-                     * @description order.completed, order.failed, order.recipient.completed, order.recipient.failed, order.reversed, topup.approved, topup.rejected, wallet.balance_low
+                     * @description order.completed, order.failed, order.recipient.completed, order.recipient.failed, order.reversed, topup.approved, topup.rejected, wallet.balance_low, wallet.adjusted
                      * @example order.completed
                      * @constant
                      */
@@ -6538,7 +6650,7 @@ export interface operations {
                      */
                     _id: string;
                     /**
-                     * @description order.completed, order.failed, order.recipient.completed, order.recipient.failed, order.reversed, topup.approved, topup.rejected, wallet.balance_low
+                     * @description order.completed, order.failed, order.recipient.completed, order.recipient.failed, order.reversed, topup.approved, topup.rejected, wallet.balance_low, wallet.adjusted
                      * @example order.completed
                      * @constant
                      */
@@ -6717,7 +6829,7 @@ export interface operations {
                      */
                     _id: string;
                     /**
-                     * @description order.completed, order.failed, order.recipient.completed, order.recipient.failed, order.reversed, topup.approved, topup.rejected, wallet.balance_low
+                     * @description order.completed, order.failed, order.recipient.completed, order.recipient.failed, order.reversed, topup.approved, topup.rejected, wallet.balance_low, wallet.adjusted
                      * @example order.completed
                      * @constant
                      */
@@ -6927,7 +7039,7 @@ export interface operations {
                      */
                     _id: string;
                     /**
-                     * @description order.completed, order.failed, order.recipient.completed, order.recipient.failed, order.reversed, topup.approved, topup.rejected, wallet.balance_low
+                     * @description order.completed, order.failed, order.recipient.completed, order.recipient.failed, order.reversed, topup.approved, topup.rejected, wallet.balance_low, wallet.adjusted
                      * @example order.completed
                      * @constant
                      */
@@ -7137,7 +7249,7 @@ export interface operations {
                      */
                     _id: string;
                     /**
-                     * @description order.completed, order.failed, order.recipient.completed, order.recipient.failed, order.reversed, topup.approved, topup.rejected, wallet.balance_low
+                     * @description order.completed, order.failed, order.recipient.completed, order.recipient.failed, order.reversed, topup.approved, topup.rejected, wallet.balance_low, wallet.adjusted
                      * @example order.completed
                      * @constant
                      */
@@ -7316,7 +7428,7 @@ export interface operations {
                      */
                     _id: string;
                     /**
-                     * @description order.completed, order.failed, order.recipient.completed, order.recipient.failed, order.reversed, topup.approved, topup.rejected, wallet.balance_low
+                     * @description order.completed, order.failed, order.recipient.completed, order.recipient.failed, order.reversed, topup.approved, topup.rejected, wallet.balance_low, wallet.adjusted
                      * @example order.completed
                      * @constant
                      */
@@ -7436,7 +7548,7 @@ export interface operations {
                      */
                     _id: string;
                     /**
-                     * @description order.completed, order.failed, order.recipient.completed, order.recipient.failed, order.reversed, topup.approved, topup.rejected, wallet.balance_low
+                     * @description order.completed, order.failed, order.recipient.completed, order.recipient.failed, order.reversed, topup.approved, topup.rejected, wallet.balance_low, wallet.adjusted
                      * @example order.completed
                      * @constant
                      */
@@ -7556,7 +7668,7 @@ export interface operations {
                      */
                     _id: string;
                     /**
-                     * @description order.completed, order.failed, order.recipient.completed, order.recipient.failed, order.reversed, topup.approved, topup.rejected, wallet.balance_low
+                     * @description order.completed, order.failed, order.recipient.completed, order.recipient.failed, order.reversed, topup.approved, topup.rejected, wallet.balance_low, wallet.adjusted
                      * @example order.completed
                      * @constant
                      */
@@ -7603,6 +7715,111 @@ export interface operations {
                              */
                             lastUpdated: number;
                             alertThreshold: number | null;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled at once */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received: delivery succeeded */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_wallet_adjusted: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (evt_…), the same on every retry: use it to drop duplicates */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse old ones (e.g. older than 5 minutes) */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` keyed with the base64-decoded secret after `whsec_`; two space-separated signatures for 24 h after a secret rotation. The `standardwebhooks` packages verify it. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description evt_…; also the webhook-id of every delivery of it
+                     * @example evt_01kasqd8j0m2p4r6t8w0y2a4c6
+                     */
+                    _id: string;
+                    /**
+                     * @description order.completed, order.failed, order.recipient.completed, order.recipient.failed, order.reversed, topup.approved, topup.rejected, wallet.balance_low, wallet.adjusted
+                     * @example order.completed
+                     * @constant
+                     */
+                    type: "wallet.adjusted";
+                    /**
+                     * @description When the change happened
+                     * @example 1764063003150
+                     */
+                    createdAt: number;
+                    /** @description The mode of the record (and of the keys that see it) */
+                    mode: "live" | "test";
+                    /** @description The record as its GET endpoint returns it (a recipient event adds its recipient entry) */
+                    data: {
+                        /** @description The adjustment, with the balances after it */
+                        object: {
+                            /**
+                             * @description Adjustment id
+                             * @example adj_01jd6x4m2k8q9r7t5v3w1y0z2a
+                             */
+                            _id: string;
+                            /**
+                             * @description Owner of the wallet (profile id)
+                             * @example usr_ama
+                             */
+                            userProfileId: string;
+                            /** @description The wallet adjusted */
+                            mode: "live" | "test";
+                            /** @description credit adds to available, debit takes from it */
+                            direction: "credit" | "debit";
+                            /**
+                             * @description GHS moved
+                             * @example 25
+                             */
+                            amount: number;
+                            /**
+                             * @description Why staff adjusted the wallet
+                             * @example Duplicate charge on order 7KQ2M9
+                             */
+                            reason: string;
+                            /**
+                             * @description Available after the adjustment, GHS
+                             * @example 507.6
+                             */
+                            availableBalance: number;
+                            /**
+                             * @description Held after the adjustment, GHS
+                             * @example 5.4
+                             */
+                            heldBalance: number;
+                            /**
+                             * @description Unix ms the adjustment was requested
+                             * @example 1764063000000
+                             */
+                            createdAt: number;
+                            /**
+                             * @description Unix ms the money moved
+                             * @example 1764063000000
+                             */
+                            appliedAt: number;
                         };
                     };
                 };

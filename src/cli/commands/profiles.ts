@@ -51,4 +51,85 @@ export function register(program: Command): void {
         );
       });
   }
+
+  profiles
+    .command('create')
+    .requiredOption('--first-name <name>', 'first name')
+    .option('--middle-name <name>', 'middle name')
+    .requiredOption('--last-name <name>', 'last name')
+    .requiredOption('--phone <number>', 'Ghana mobile number')
+    .requiredOption('--email <email>', 'e-mail (unique among profiles)')
+    .requiredOption('--role <role>', 'Agent, SuperAgent, Customer or Staff')
+    .option('--status <status>', 'Active or Suspended', 'Active')
+    .option('--json', 'print the profile id and keys as JSON')
+    .description('onboard a partner: the profile, its live and test wallets and a first key per mode (printed once)')
+    .action(
+      async (opts: { firstName: string; middleName?: string; lastName: string; phone: string; email: string; role: string; status: string; json?: boolean }) => {
+        if (opts.status !== 'Active' && opts.status !== 'Suspended') throw new CliError('--status must be Active or Suspended');
+        const status = opts.status;
+        await withRuntime(
+          async ({ ctx }) => {
+            let created;
+            try {
+              created = await ctx.console.createProfile(cliActor(), {
+                firstName: opts.firstName,
+                middleName: opts.middleName,
+                lastName: opts.lastName,
+                phoneNumber: opts.phone,
+                email: opts.email,
+                role: opts.role,
+                status,
+              });
+            } catch (error) {
+              if (error instanceof DomainError) throw new CliError(`refused: ${error.message}`);
+              throw error;
+            }
+            if (opts.json) return printJson(created);
+            console.log(`profile ${created.id} created with live and test wallets`);
+            for (const k of created.keys) console.log(`${k.mode} key ${k.id} (shown once, store it now): ${k.key}`);
+          },
+          { logLevel: 'warn' },
+        );
+      },
+    );
+
+  profiles
+    .command('update')
+    .argument('<profileId>', 'the partner profile')
+    .option('--first-name <name>', 'first name')
+    .option('--middle-name <name>', 'middle name')
+    .option('--last-name <name>', 'last name')
+    .option('--phone <number>', 'Ghana mobile number')
+    .option('--email <email>', 'e-mail')
+    .option('--role <role>', 'Agent, SuperAgent, Customer or Staff')
+    .description("change a profile's names, phone, e-mail or role (recorded with before and after)")
+    .action(
+      async (
+        profileId: string,
+        opts: { firstName?: string; middleName?: string; lastName?: string; phone?: string; email?: string; role?: string },
+      ) => {
+        await withRuntime(
+          async ({ ctx }) => {
+            const current = await ctx.console.profileDetails(profileId);
+            if (!current) throw new CliError(`no profile ${profileId}`);
+            let done;
+            try {
+              done = await ctx.console.updateProfile(cliActor(), profileId, {
+                firstName: opts.firstName ?? current.firstName,
+                middleName: opts.middleName ?? current.middleName,
+                lastName: opts.lastName ?? current.lastName,
+                phoneNumber: opts.phone ?? current.phoneNumber,
+                email: opts.email ?? current.email,
+                role: opts.role ?? current.role,
+              });
+            } catch (error) {
+              if (error instanceof DomainError) throw new CliError(`refused: ${error.message}`);
+              throw error;
+            }
+            console.log(`${profileId} updated: ${done.changed.join(', ')}`);
+          },
+          { logLevel: 'warn' },
+        );
+      },
+    );
 }

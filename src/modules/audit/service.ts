@@ -40,6 +40,11 @@ export const AUDIT_ACTIONS = [
   'package.routes.set',
   'reconciliation.run',
   'reconciliation.resolve',
+  'profile.create',
+  'profile.update',
+  'wallet.adjust',
+  'wallet.adjust.approve',
+  'wallet.adjust.reject',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

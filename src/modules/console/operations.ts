@@ -16,6 +16,11 @@ import type { MomoTopUpService } from '../top-ups/momo.js';
 import type { TopUpService } from '../top-ups/service.js';
 import type { WebhookEndpointService } from '../webhooks/service.js';
 import type { LedgerVerifier } from '../wallet/ledger-verify.js';
+import type { AdjustmentRequest, AdjustmentService } from '../wallet/adjustments.js';
+import type { StatementQuery, StatementService } from '../wallet/statement.js';
+import type { ProfileInput } from '../profiles/service.js';
+import type { ProfileStatus } from '../profiles/repository.js';
+import type { AdjustmentStatus } from '../../db/schema.js';
 import type { Actor, AuditAction, AuditEntry, AuditTarget, AuditTrail } from '../audit/service.js';
 import type { StaffService } from './service.js';
 import type { FloatService } from '../float/service.js';
@@ -40,6 +45,8 @@ export interface ConsoleServices {
   packages: PackageEditor;
   packageRoutes: PackageRouteService;
   audit: AuditTrail;
+  adjustments: AdjustmentService;
+  statements: StatementService;
   /** ORDER_STUCK_AFTER_MS. */
   orderStuckAfterMs: number;
   floats: FloatService;
@@ -135,6 +142,24 @@ export class ConsoleOperations {
     const found = await this.s.packages.find(packageId);
     if (!found) return null;
     return { ...found, routes: await this.s.packageRoutes.routesOf(packageId), policy: this.s.packageRoutes.policy };
+  }
+
+  /** A profile's details as the edit form shows them. */
+  profileDetails(profileId: string) {
+    return this.s.profiles.details(profileId);
+  }
+
+  statement(query: StatementQuery) {
+    return this.s.statements.statement(query);
+  }
+
+  adjustments(filter: { status?: AdjustmentStatus | undefined; profileId?: string | undefined; limit?: number }) {
+    return this.s.adjustments.list(filter);
+  }
+
+  /** GHS: an adjustment above it waits for a second admin. */
+  get adjustmentApprovalAbove(): number {
+    return this.s.adjustments.approvalAbove;
   }
 
   staffAccounts() {
@@ -234,6 +259,35 @@ export class ConsoleOperations {
     const action = status === 'Active' ? 'profile.reactivate' : 'profile.suspend';
     return this.refusalRecorded(actor, action, { type: 'profile', id: profileId }, {}, () =>
       this.s.profiles.setStatus(actor, profileId, status),
+    );
+  }
+
+  /** The keys are returned once and never recorded (their prefixes are). */
+  createProfile(actor: Actor, input: ProfileInput & { status: ProfileStatus }) {
+    return this.refusalRecorded(actor, 'profile.create', { type: 'profile', id: null }, { ...input }, () =>
+      this.s.profiles.createProfile(actor, input),
+    );
+  }
+
+  updateProfile(actor: Actor, profileId: string, input: ProfileInput) {
+    return this.refusalRecorded(actor, 'profile.update', { type: 'profile', id: profileId }, { ...input }, () =>
+      this.s.profiles.updateProfile(actor, profileId, input),
+    );
+  }
+
+  requestAdjustment(actor: Actor, request: AdjustmentRequest) {
+    return this.refusalRecorded(actor, 'wallet.adjust', { type: 'profile', id: request.profileId }, { ...request }, () =>
+      this.s.adjustments.request(actor, request),
+    );
+  }
+
+  approveAdjustment(actor: Actor, id: string) {
+    return this.refusalRecorded(actor, 'wallet.adjust.approve', { type: 'adjustment', id }, {}, () => this.s.adjustments.approve(actor, id));
+  }
+
+  rejectAdjustment(actor: Actor, id: string, reason: string) {
+    return this.refusalRecorded(actor, 'wallet.adjust.reject', { type: 'adjustment', id }, { reason }, () =>
+      this.s.adjustments.reject(actor, id, reason),
     );
   }
 

@@ -8,6 +8,7 @@ import { statusOfRefusal } from '../../http/errors.js';
 import type { AuditTrail } from '../audit/service.js';
 import { InventoryImportError } from '../result-checker/csv.js';
 import type { ConsoleOperations } from './operations.js';
+import { adjustmentRoutes } from './routes/adjustments.js';
 import { assetRoutes } from './routes/assets.js';
 import { auditRoutes } from './routes/audit.js';
 import {
@@ -244,6 +245,7 @@ export async function consoleRoutes(app: FastifyInstance, opts: ConsoleRouteOpti
     inventoryRoutes,
     packageRoutes,
     partnerRoutes,
+    adjustmentRoutes,
     staffRoutes,
     auditRoutes,
     reconciliationRoutes,

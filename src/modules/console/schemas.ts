@@ -128,3 +128,39 @@ export const RoutesBody = Type.Object({
   ...Object.fromEntries(Array.from({ length: 8 }, (_, i) => ROUTE_FORM_FIELDS.map((f) => [`r${i}_${f}`, FormText])).flat()),
 });
 export type RoutesBody = Record<string, string | undefined>;
+
+const Text100 = Type.String({ maxLength: 100 });
+
+/** The partner form (create and edit). */
+export const ProfileBody = Type.Object({
+  ...Csrf,
+  firstName: Text100,
+  middleName: Type.Optional(Text100),
+  lastName: Text100,
+  phoneNumber: Type.String({ maxLength: 32 }),
+  email: Type.String({ maxLength: 254 }),
+  role: Type.Union(['Agent', 'SuperAgent', 'Customer', 'Staff'].map((r) => Type.Literal(r))),
+  status: Type.Optional(Type.Union([Type.Literal('Active'), Type.Literal('Suspended')])),
+});
+export type ProfileBody = Static<typeof ProfileBody>;
+
+const Mode = Type.Union([Type.Literal('live'), Type.Literal('test')]);
+
+export const StatementQuery = Type.Object({
+  mode: Type.Optional(Mode),
+  from: Type.Optional(DateText),
+  to: Type.Optional(DateText),
+  kind: Type.Optional(Type.String({ maxLength: 40 })),
+  after: Type.Optional(Type.Integer({ minimum: 0 })),
+});
+export type StatementQuery = Static<typeof StatementQuery>;
+
+/** An adjustment: GHS as typed. */
+export const AdjustmentBody = Type.Object({
+  ...Csrf,
+  mode: Mode,
+  direction: Type.Union([Type.Literal('credit'), Type.Literal('debit')]),
+  amount: Type.String({ maxLength: 40 }),
+  reason: Type.String({ maxLength: 300 }),
+});
+export type AdjustmentBody = Static<typeof AdjustmentBody>;

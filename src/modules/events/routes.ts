@@ -4,14 +4,15 @@ import { authErrors, withErrors } from '../../http/responses.js';
 import { Success } from '../../lib/wire.js';
 import { BulkRecipient, Order } from '../orders/schemas.js';
 import { TopUp } from '../top-ups/schemas.js';
-import { WalletBalance } from '../wallet/schemas.js';
+import { WalletAdjustment, WalletBalance } from '../wallet/schemas.js';
 import { EventParams, EventsQuery, RedeliverResponse, eventPageSchema, eventWithDeliveriesSchema } from './schemas.js';
 import type { EventService } from './service.js';
 
 /** What an event carries: the record as its GET endpoint returns it; a recipient event adds the recipient's entry. */
 const EventData = Type.Object({
-  object: Type.Union([Order, TopUp, WalletBalance], {
-    description: 'An order as GET /orders/{orderId}, a top-up as in GET /top-ups, or the wallet as GET /wallet-balance',
+  object: Type.Union([Order, TopUp, WalletBalance, WalletAdjustment], {
+    description:
+      'An order as GET /orders/{orderId}, a top-up as in GET /top-ups, the wallet as GET /wallet-balance, or a staff adjustment of the wallet (wallet.adjusted)',
   }),
   recipient: Type.Optional({
     ...BulkRecipient,

@@ -49,6 +49,16 @@ export interface ProfileUpsert {
   updateMeta: { action: string; name: string; userId: string };
 }
 
+/** What staff set on a profile (the console's partner form, `cli profiles create|update`). */
+export interface ProfileDetails {
+  firstName: string;
+  middleName: string;
+  lastName: string;
+  phoneNumber: string;
+  email: string;
+  role: Role;
+}
+
 export interface NewApiKey {
   id: string;
   profileId: string;
@@ -137,6 +147,38 @@ export class ProfileRepository {
         .values({ id: p.id, ...row, registered_at: now, created_at: now })
         .onConflict((oc) => oc.column('id').doUpdateSet(row)),
     );
+  }
+
+  /** Profiles other than `profileId` with this e-mail (case-insensitive). */
+  async emailOwner(tx: Tx, email: string, profileId: string | null): Promise<string | undefined> {
+    let query = tx.qb
+      .selectFrom('profiles')
+      .select('id')
+      .where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase()));
+    if (profileId !== null) query = query.where('id', '!=', profileId);
+    return (await tx.execute(query.limit(1))).rows[0]?.id;
+  }
+
+  /** Changes a profile's contact details and role; the row as it was before, or undefined when there is none. */
+  async updateDetails(tx: Tx, profileId: string, change: ProfileDetails, meta: { action: string; name: string; userId: string }, now: number) {
+    const before = (await tx.execute(tx.qb.selectFrom('profiles').selectAll().where('id', '=', profileId))).rows[0];
+    if (!before) return undefined;
+    await tx.execute(
+      tx.qb
+        .updateTable('profiles')
+        .set({
+          first_name: change.firstName,
+          middle_name: change.middleName,
+          last_name: change.lastName,
+          phone_number: change.phoneNumber,
+          email: change.email,
+          role: change.role,
+          update_meta: JSON.stringify(meta),
+          updated_at: now,
+        })
+        .where('id', '=', profileId),
+    );
+    return before;
   }
 
   /** Adds the key unless its hash is known; true when it was added. */

@@ -1,14 +1,16 @@
 import type { Database } from '../../db/connection.js';
 import type { ProfileRow } from '../../db/schema.js';
 import type { Caller } from '../../domain/caller.js';
-import { conflict, forbidden, notFound, unauthenticated } from '../../domain/errors.js';
-import type { Clock, Mode, Role } from '../../domain/types.js';
-import { newId } from '../../lib/ids.js';
+import { conflict, forbidden, invalid, notFound, unauthenticated } from '../../domain/errors.js';
+import { MODES, ROLES, type Clock, type Mode, type Role } from '../../domain/types.js';
+import { newId, REFERENCE_ALPHABET } from '../../lib/ids.js';
+import { normaliseGhanaMsisdn } from '../../lib/phone.js';
+import { randomBytes } from 'node:crypto';
 import { toGhs } from '../../lib/money.js';
 import type { Actor, AuditTrail } from '../audit/service.js';
 import type { WalletService } from '../wallet/service.js';
 import { generateApiKey, parseApiKey } from './api-keys.js';
-import type { ProfileRepository, ProfileStatus } from './repository.js';
+import type { ProfileDetails, ProfileRepository, ProfileStatus } from './repository.js';
 import type { Profile } from './schemas.js';
 
 /** The caller as authentication resolves it, with the key and (when the route asks) the profile row. */
@@ -85,6 +87,82 @@ export class ProfileService {
   // ---- staff (CLI) ----
 
   /**
+   * Onboards a partner (docs/console.md, "Partners"): the profile, its wallet in each mode (at zero)
+   * and a first key per mode, in one unit with the audit row. The keys' plaintext is returned once;
+   * only their hashes are kept, and the audit row names their prefixes only.
+   */
+  async createProfile(
+    actor: Actor,
+    input: ProfileInput & { status: ProfileStatus },
+  ): Promise<{ id: string; keys: { id: string; mode: Mode; key: string }[] }> {
+    const details = profileDetails(input);
+    const status = input.status;
+    const id = newId('usr');
+    const keys = MODES.map((mode) => ({ mode, id: newId('key'), key: generateApiKey(mode) }));
+    await this.database.unit(async (tx) => {
+      const taken = await this.profiles.emailOwner(tx, details.email, null);
+      if (taken) throw conflict('INVALID_REQUEST', `profile ${taken} already has the e-mail ${details.email}`);
+      const now = this.clock();
+      const meta = { action: 'create', name: actor.name, userId: actor.staffId ?? '' };
+      await this.profiles.upsertProfile(
+        tx,
+        {
+          id,
+          userId: id,
+          ...details,
+          gender: '',
+          status,
+          countryCode: '+233',
+          countryISO: 'GH',
+          countryName: 'Ghana',
+          referralCode: referralCode(),
+          uniqueId: id,
+          creatorId: actor.staffId ?? actor.name,
+          updateMeta: meta,
+        },
+        now,
+      );
+      for (const k of keys) {
+        await this.wallets.ensure(tx, id, k.mode, 0, now);
+        const parsed = parseApiKey(k.key);
+        if (!parsed) throw new Error('a generated key does not parse');
+        await this.profiles.insertKey(tx, { id: k.id, profileId: id, mode: k.mode, hash: parsed.hash, prefix: parsed.prefix, revoked: false, now });
+      }
+      await this.audit.record(tx, actor, 'profile.create', { type: 'profile', id }, {
+        ...details,
+        status,
+        keys: keys.map((k) => ({ mode: k.mode, keyId: k.id, prefix: parseApiKey(k.key)?.prefix ?? '' })),
+      });
+    });
+    return { id, keys };
+  }
+
+  /** Changes a profile's names, phone, e-mail and role; the audit row names what changed, before and after. */
+  async updateProfile(actor: Actor, profileId: string, input: ProfileInput): Promise<{ id: string; changed: string[] }> {
+    const details = profileDetails(input);
+    return this.database.unit(async (tx) => {
+      const taken = await this.profiles.emailOwner(tx, details.email, profileId);
+      if (taken) throw conflict('INVALID_REQUEST', `profile ${taken} already has the e-mail ${details.email}`);
+      const meta = { action: 'update', name: actor.name, userId: actor.staffId ?? '' };
+      const before = await this.profiles.updateDetails(tx, profileId, details, meta, this.clock());
+      if (!before) throw notFound('PROFILE_NOT_FOUND', `no profile ${profileId}`);
+      const was: ProfileDetails = {
+        firstName: before.first_name,
+        middleName: before.middle_name,
+        lastName: before.last_name,
+        phoneNumber: before.phone_number,
+        email: before.email,
+        role: before.role,
+      };
+      const changed = (Object.keys(details) as (keyof ProfileDetails)[]).filter((k) => details[k] !== was[k]);
+      if (changed.length === 0) throw conflict('INVALID_REQUEST', `nothing to change on profile ${profileId}`);
+      const diff = Object.fromEntries(changed.map((k) => [k, { before: was[k], after: details[k] }]));
+      await this.audit.record(tx, actor, 'profile.update', { type: 'profile', id: profileId }, diff);
+      return { id: profileId, changed };
+    });
+  }
+
+  /**
    * A new key for the profile, in `mode` (its wallet is created if missing): the plaintext is
    * returned once, only its hash is kept, and the audit row never holds it.
    */
@@ -110,6 +188,21 @@ export class ProfileService {
       await this.audit.record(tx, actor, 'key.create', { type: 'profile', id: profile.id }, { mode, keyId: id, prefix: parsed.prefix });
     });
     return { id, key };
+  }
+
+  /** What staff edit of a profile (the console's form), or null. */
+  async details(profileId: string) {
+    const p = await this.profiles.findProfile(profileId);
+    if (!p) return null;
+    return {
+      firstName: p.first_name,
+      middleName: p.middle_name,
+      lastName: p.last_name,
+      phoneNumber: p.phone_number,
+      email: p.email,
+      role: p.role,
+      status: p.status,
+    };
   }
 
   async listKeys(profileId: string) {
@@ -173,6 +266,46 @@ export interface StaffProfile {
   role: Role;
   status: string;
   wallets: { mode: Mode; available: number; held: number }[];
+}
+
+/** A profile as staff write it: names, phone, e-mail, role. */
+export interface ProfileInput {
+  firstName: string;
+  middleName?: string | undefined;
+  lastName: string;
+  phoneNumber: string;
+  email: string;
+  role: string;
+}
+
+const NAME_MAX = 100;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** Checked and normalised: names trimmed, the phone as 0XXXXXXXXX, the e-mail lower-case. */
+function profileDetails(input: ProfileInput): ProfileDetails {
+  const name = (field: string, value: string | undefined, required: boolean) => {
+    const trimmed = (value ?? '').trim();
+    if (required && trimmed === '') throw invalid('INVALID_REQUEST', `${field} is required`);
+    if (trimmed.length > NAME_MAX) throw invalid('INVALID_REQUEST', `${field} is longer than ${NAME_MAX} characters`);
+    return trimmed;
+  };
+  const msisdn = normaliseGhanaMsisdn(input.phoneNumber);
+  if (msisdn === null) throw invalid('INVALID_REQUEST', `phone ${JSON.stringify(input.phoneNumber)} is not a Ghana mobile number`);
+  const email = input.email.trim().toLowerCase();
+  if (email.length > 254 || !EMAIL.test(email)) throw invalid('INVALID_REQUEST', `e-mail ${JSON.stringify(input.email)} is not an e-mail address`);
+  if (!(ROLES as readonly string[]).includes(input.role)) throw invalid('INVALID_REQUEST', `role must be one of ${ROLES.join(', ')}`);
+  return {
+    firstName: name('first name', input.firstName, true),
+    middleName: name('middle name', input.middleName, false),
+    lastName: name('last name', input.lastName, true),
+    phoneNumber: `0${msisdn.slice(3)}`,
+    email,
+    role: input.role as Role,
+  };
+}
+
+function referralCode(): string {
+  return [...randomBytes(10)].map((b) => REFERENCE_ALPHABET[b % REFERENCE_ALPHABET.length]).join('');
 }
 
 export function fullName(p: Pick<ProfileRow, 'first_name' | 'middle_name' | 'last_name'>): string {

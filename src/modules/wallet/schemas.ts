@@ -30,3 +30,18 @@ export const WalletAlertBody = Type.Object(
   { additionalProperties: false, examples: [{ threshold: 50 }] },
 );
 export type WalletAlertBody = Static<typeof WalletAlertBody>;
+
+/** A staff adjustment as a partner's `wallet.adjusted` event carries it (docs/webhooks.md, "Event types"). */
+export const WalletAdjustment = Type.Object({
+  _id: Text('Adjustment id', 'adj_01jd6x4m2k8q9r7t5v3w1y0z2a'),
+  userProfileId: Text('Owner of the wallet (profile id)', EXAMPLE.profileId),
+  mode: Type.Union([Type.Literal('live'), Type.Literal('test')], { description: 'The wallet adjusted' }),
+  direction: Type.Union([Type.Literal('credit'), Type.Literal('debit')], { description: 'credit adds to available, debit takes from it' }),
+  amount: Ghs('GHS moved', 25),
+  reason: Text('Why staff adjusted the wallet', 'Duplicate charge on order 7KQ2M9'),
+  availableBalance: Ghs('Available after the adjustment, GHS', 507.6),
+  heldBalance: Ghs('Held after the adjustment, GHS', 5.4),
+  createdAt: Timestamp('Unix ms the adjustment was requested'),
+  appliedAt: Timestamp('Unix ms the money moved'),
+});
+export type WalletAdjustment = Static<typeof WalletAdjustment>;

@@ -36,6 +36,7 @@ const NAV: [string, string, StaffRole][] = [
   ['partners', '/console/partners', 'viewer'],
   ['reconciliation', '/console/reconciliation', 'viewer'],
   ['margins', '/console/reports/margins', 'viewer'],
+  ['adjustments', '/console/adjustments', 'viewer'],
   ['staff', '/console/staff', 'admin'],
   ['audit', '/console/audit', 'viewer'],
   ['password', '/console/password', 'viewer'],

@@ -41,6 +41,10 @@ export interface PartnerView {
   keys: KeyLine[];
   /** A key just created: shown once. */
   newKey: { id: string; key: string } | null;
+  /** A new partner's first keys: shown once. */
+  newKeys: { id: string; mode: string; key: string }[];
+  /** ADJUSTMENT_APPROVAL_ABOVE as shown. */
+  approvalAbove: string;
   /** Keys, suspension: admins only. */
   canManage: boolean;
 }
@@ -59,6 +63,7 @@ export function partnerView(
   found: NonNullable<Awaited<ReturnType<ConsoleOperations['partner']>>>,
   role: StaffRole,
   newKey: { id: string; key: string } | null = null,
+  extra: { newKeys?: { id: string; mode: string; key: string }[]; approvalAbove?: number } = {},
 ): PartnerView {
   const p = found.profile;
   return {
@@ -79,6 +84,8 @@ export function partnerView(
       created: at(Number(k.created_at)),
     })),
     newKey,
+    newKeys: extra.newKeys ?? [],
+    approvalAbove: ghs(extra.approvalAbove ?? 0),
     canManage: mayAct(role, 'admin'),
   };
 }

@@ -1,0 +1,142 @@
+import type { Command } from 'commander';
+import { DomainError } from '../../domain/errors.js';
+import type { Mode } from '../../domain/types.js';
+import { formatGhs } from '../../lib/money.js';
+import { cliAdmin } from '../actor.js';
+import { printJson } from '../duration.js';
+import type { Runtime } from '../runtime.js';
+import { CliError, withRuntime } from '../runtime.js';
+
+async function refusedAsCliError<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof DomainError) throw new CliError(`refused: ${error.message}`);
+    throw error;
+  }
+}
+
+async function adminOf(rt: Runtime, email: string | undefined) {
+  const actor = await cliAdmin(email, (e) => rt.ctx.staff.findByEmail(e));
+  if (typeof actor === 'string') throw new CliError(actor);
+  return actor;
+}
+
+function parseAmount(value: string): number {
+  const amount = Number(value.trim());
+  if (value.trim() === '' || !Number.isFinite(amount)) throw new CliError(`amount must be GHS, e.g. 25 or 12.50 (got ${value})`);
+  return amount;
+}
+
+/** `cli adjustments …`: the console's wallet adjustments (docs/cli.md, adjustments). */
+export function register(program: Command): void {
+  const adjustments = program.command('adjustments').description('wallet adjustments by admins (four eyes above ADJUSTMENT_APPROVAL_ABOVE)');
+
+  adjustments
+    .command('request')
+    .requiredOption('--profile <id>', 'the partner profile')
+    .requiredOption('--mode <mode>', 'live or test')
+    .option('--credit <ghs>', 'credit available by this amount')
+    .option('--debit <ghs>', 'debit available by this amount (never below zero)')
+    .requiredOption('--reason <text>', 'why (the partner sees it)')
+    .requiredOption('--as <email>', 'the admin account you act as')
+    .option('--json', 'print the outcome as JSON')
+    .description('credit or debit a wallet; above ADJUSTMENT_APPROVAL_ABOVE it waits for another admin')
+    .action(async (opts: { profile: string; mode: string; credit?: string; debit?: string; reason: string; as: string; json?: boolean }) => {
+      if (opts.mode !== 'live' && opts.mode !== 'test') throw new CliError('--mode must be live or test');
+      const mode: Mode = opts.mode;
+      if ((opts.credit === undefined) === (opts.debit === undefined)) throw new CliError('give one of --credit <ghs> or --debit <ghs>');
+      const direction = opts.credit !== undefined ? 'credit' : 'debit';
+      const amount = parseAmount(opts.credit ?? opts.debit ?? '');
+      await withRuntime(
+        async (rt) => {
+          const actor = await adminOf(rt, opts.as);
+          const done = await refusedAsCliError(() =>
+            rt.ctx.console.requestAdjustment(actor, { profileId: opts.profile, mode, direction, amount, reason: opts.reason }),
+          );
+          const out = {
+            id: done.id,
+            status: done.status,
+            amount: done.amount / 100,
+            availableBalance: done.balances ? done.balances.available / 100 : null,
+          };
+          if (opts.json) return printJson(out);
+          console.log(
+            done.status === 'pending'
+              ? `${done.id} pending: ${direction} of ${formatGhs(done.amount)} waits for another admin (adjustments approve ${done.id} --as <e-mail>)`
+              : `${done.id} applied: ${direction} of ${formatGhs(done.amount)}; available now ${formatGhs(done.balances?.available ?? 0)}`,
+          );
+        },
+        { logLevel: 'warn' },
+      );
+    });
+
+  adjustments
+    .command('approve')
+    .argument('<id>', 'the pending adjustment')
+    .requiredOption('--as <email>', 'the admin account you act as (not the requester)')
+    .description('approve a pending adjustment: the money moves now')
+    .action(async (id: string, opts: { as: string }) => {
+      await withRuntime(
+        async (rt) => {
+          const actor = await adminOf(rt, opts.as);
+          const done = await refusedAsCliError(() => rt.ctx.console.approveAdjustment(actor, id));
+          console.log(`${id} approved: ${formatGhs(done.amount)} moved; available now ${formatGhs(done.balances?.available ?? 0)}`);
+        },
+        { logLevel: 'warn' },
+      );
+    });
+
+  adjustments
+    .command('reject')
+    .argument('<id>', 'the pending adjustment')
+    .requiredOption('--reason <text>', 'why not')
+    .requiredOption('--as <email>', 'the admin account you act as')
+    .description('reject a pending adjustment: nothing moves')
+    .action(async (id: string, opts: { reason: string; as: string }) => {
+      await withRuntime(
+        async (rt) => {
+          const actor = await adminOf(rt, opts.as);
+          await refusedAsCliError(() => rt.ctx.console.rejectAdjustment(actor, id, opts.reason));
+          console.log(`${id} rejected: nothing moved`);
+        },
+        { logLevel: 'warn' },
+      );
+    });
+
+  adjustments
+    .command('list')
+    .option('--pending', 'only those waiting for approval')
+    .option('--profile <id>', 'only this profile')
+    .option('--json', 'print as JSON (amounts in GHS)')
+    .description('list adjustments, newest first')
+    .action(async (opts: { pending?: boolean; profile?: string; json?: boolean }) => {
+      await withRuntime(
+        async ({ ctx }) => {
+          const rows = await ctx.console.adjustments({ status: opts.pending ? 'pending' : undefined, profileId: opts.profile });
+          const shaped = rows.map((a) => ({
+            id: a.id,
+            profileId: a.profile_id,
+            mode: a.mode,
+            direction: a.direction,
+            amount: Number(a.amount) / 100,
+            reason: a.reason,
+            status: a.status,
+            requestedBy: a.requested_by,
+            createdAt: Number(a.created_at),
+            decidedBy: a.decided_by,
+            decidedAt: a.decided_at === null ? null : Number(a.decided_at),
+            decisionReason: a.decision_reason,
+          }));
+          if (opts.json) return printJson(shaped);
+          if (shaped.length === 0) console.log('no adjustments');
+          for (const a of shaped) {
+            console.log(
+              `${a.id}  ${a.profileId}  ${a.mode}  ${a.direction} ${formatGhs(Math.round(a.amount * 100))}  ${a.status}  by ${a.requestedBy}  ${a.reason}`,
+            );
+          }
+        },
+        { logLevel: 'warn' },
+      );
+    });
+}
