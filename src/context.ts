@@ -156,7 +156,10 @@ export function createContext(
     resultCheckerLedgerCheck(resultChecker),
     topUpLedgerCheck(topUps),
   ]);
-  const staffService = new StaffService(database, repositories.staff, audit, clock, config.console.sessionTtlMs);
+  const staffService = new StaffService(database, repositories.staff, audit, clock, config.console.sessionTtlMs, {
+    sealer: cipher.sealer('staff-totp'),
+    requiredForAdmins: config.console.require2fa,
+  });
   return {
     config,
     database,
