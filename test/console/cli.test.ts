@@ -133,7 +133,7 @@ describe('cli reads: profiles, rc stock, orders show, keys list, staff, audit, -
     assert.equal(again.stderr.trim(), 'a staff account for ops@example.com exists already');
     assert.equal(badRole.code, 1);
     assert.equal(badRole.stderr.trim(), '--role must be admin, operator or viewer');
-    assert.match(list.stdout, /^stf_\S+ {2}ops@example\.com {2}operator {2}active {2}last sign-in \S+Z$/m);
+    assert.match(list.stdout, /^stf_\S+ {2}ops@example\.com {2}operator {2}active {2}2fa off {2}last sign-in \S+Z$/m);
     const entries = JSON.parse(audit.stdout) as {
       actor: string;
       outcome: string;

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import type { StaffRole } from '../../src/db/schema.js';
 import type { TestApp } from './app.js';
 import { staffActor } from './actor.js';
+import { totpCode } from '../../src/modules/console/totp.js';
 
 /** A signed-in staff member as the browser would be: the session cookie and the page's CSRF token. */
 export interface StaffClient {
@@ -291,3 +292,25 @@ export const consoleRouteKey = (route: { method: string; url: string }) => `${ro
 /** `/console/orders/:id` with `{ id: 'ord_1' }` → `/console/orders/ord_1`. */
 export const fillConsolePath = (url: string, params: Record<string, string>) =>
   url.replace(/:([A-Za-z]+)/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
+
+// ---- two-factor sign-in ----
+
+/**
+ * Turns two-factor sign-in on for an account through the service (as its holder would on the
+ * two-factor page), at `atMs` of the app's clock: its TOTP secret (base32) and recovery codes.
+ */
+export async function enrolTwoFactor(t: TestApp, staffId: string, atMs: number): Promise<{ secret: string; recoveryCodes: string[] }> {
+  const holder = { id: 'none', staffId, email: '', role: 'viewer' as const, csrfToken: '', expiresAt: 0 };
+  await t.ctx.staff.beginTwoFactor(holder);
+  const status = await t.ctx.staff.twoFactorStatus(staffId);
+  assert.equal(status.state, 'setting-up');
+  const { recoveryCodes } = await t.ctx.staff.confirmTwoFactor(staffActor(), holder, totpCode(status.secret, atMs));
+  return { secret: status.secret, recoveryCodes };
+}
+
+/** The code step of a sign-in: the answer to posting `code` with the pending session `cookie`. */
+export async function giveCode(t: TestApp, cookie: string, code: string, from?: string): Promise<Page> {
+  const form = await inject(t, 'GET', '/console/login/code', { cookie });
+  assert.equal(form.status, 200, `${form.status} ${form.location ?? ''}`);
+  return inject(t, 'POST', '/console/login/code', { cookie, form: { _csrf: csrfOf(form.body), code }, ...(from ? { from } : {}) });
+}
