@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import type { StaffRole } from '../../src/db/schema.js';
 import type { TestApp } from './app.js';
 import { staffActor } from './actor.js';
-import { totpCode } from '../../src/modules/console/totp.js';
+import { newTotpSecret, totpCode } from '../../src/modules/console/totp.js';
 
 /** A signed-in staff member as the browser would be: the session cookie and the page's CSRF token. */
 export interface StaffClient {
@@ -149,6 +149,8 @@ export interface ConsoleRecords {
   key: string;
   /** A staff account no test signs in with. */
   staffAccount: string;
+  /** A staff account with two-factor sign-in on, no test signs in with. */
+  twoFactorAccount: string;
 }
 
 export interface ConsoleRouteCase {
@@ -164,6 +166,13 @@ export interface ConsoleRouteCase {
   upload?: (r: ConsoleRecords, n: number) => { fields: Record<string, string>; file: { name: string; content: string } };
   /** Open to a session that must still choose its password. */
   duringPasswordChange?: true;
+  /** Open to a session whose password was right but whose code is still to come. */
+  duringSecondFactor?: true;
+  /**
+   * Run before the valid call of an `ownAccount` route, on that fresh account once it is signed in:
+   * more form fields (a code computed for the state it set up).
+   */
+  prepare?: (t: TestApp, staffId: string) => Promise<Record<string, string>>;
   /** A valid call ends or changes its own session or account: it gets a fresh account of its own. */
   ownAccount?: true;
 }
@@ -176,7 +185,49 @@ export const CONSOLE_ROUTES: ConsoleRouteCase[] = [
   { method: 'POST', url: '/console/login', role: 'public' },
   { method: 'GET', url: '/console/assets/htmx.min.js', role: 'public' },
   { method: 'GET', url: '/console/assets/console.css', role: 'public' },
-  { method: 'POST', url: '/console/logout', role: 'viewer', form: () => ({}), duringPasswordChange: true, ownAccount: true },
+  {
+    method: 'POST',
+    url: '/console/logout',
+    role: 'viewer',
+    form: () => ({}),
+    duringPasswordChange: true,
+    duringSecondFactor: true,
+    ownAccount: true,
+  },
+  { method: 'GET', url: '/console/login/code', role: 'viewer', duringSecondFactor: true },
+  { method: 'POST', url: '/console/login/code', role: 'viewer', form: () => ({ code: '123456' }), duringSecondFactor: true },
+  { method: 'GET', url: '/console/2fa', role: 'viewer' },
+  { method: 'POST', url: '/console/2fa/setup', role: 'viewer', form: () => ({}), ownAccount: true },
+  {
+    method: 'POST',
+    url: '/console/2fa/confirm',
+    role: 'viewer',
+    form: () => ({}),
+    ownAccount: true,
+    prepare: async (t, staffId) => {
+      await t.ctx.staff.beginTwoFactor({ id: 'none', staffId, email: '', role: 'viewer', csrfToken: '', expiresAt: 0 });
+      const status = await t.ctx.staff.twoFactorStatus(staffId);
+      assert.equal(status.state, 'setting-up');
+      return { code: totpCode(status.secret, Date.now()) };
+    },
+  },
+  {
+    method: 'POST',
+    url: '/console/2fa/disable',
+    role: 'viewer',
+    form: () => ({ password: PASSWORD }),
+    ownAccount: true,
+    prepare: async (t, staffId) => {
+      // Written as an enrolment leaves it, without ending the session the call is made with.
+      const secret = newTotpSecret();
+      await t.database.db
+        .updateTable('staff_accounts')
+        .set({ totp_secret: t.ctx.cipher.sealer('staff-totp').seal(secret), totp_enabled_at: Date.now() })
+        .where('id', '=', staffId)
+        .execute();
+      return { code: totpCode(secret, Date.now()) };
+    },
+  },
   { method: 'GET', url: '/console/password', role: 'viewer', duringPasswordChange: true },
   {
     method: 'POST',
@@ -283,6 +334,13 @@ export const CONSOLE_ROUTES: ConsoleRouteCase[] = [
     role: 'admin',
     params: (r) => ({ id: r.staffAccount }),
     form: () => ({ role: 'operator', status: 'active' }),
+  },
+  {
+    method: 'POST',
+    url: '/console/staff/:id/2fa-reset',
+    role: 'admin',
+    params: (r) => ({ id: r.twoFactorAccount }),
+    form: () => ({}),
   },
   { method: 'GET', url: '/console/audit', role: 'viewer' },
 ];
