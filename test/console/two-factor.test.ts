@@ -30,7 +30,7 @@ describe(`two-factor sign-in (${TEST_DIALECT})`, () => {
   });
   after(() => t.close());
 
-  const audit = (action: string, outcome = 'ok') =>
+  const audit = (action: string, outcome: 'ok' | 'refused' = 'ok') =>
     t.database.db.selectFrom('audit_log').selectAll().where('action', '=', action).where('outcome', '=', outcome).orderBy('id').execute();
   const sessionCookie = (headers: Record<string, unknown>) => cookiesOf(headers).find((c) => c.startsWith('console_session='));
 
