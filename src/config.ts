@@ -127,6 +127,8 @@ export interface ConsoleSettings {
   sessionTtlMs: number;
   /** The session cookie is sent over HTTPS only (CONSOLE_COOKIE_SECURE; default true when NODE_ENV=production). */
   secureCookie: boolean;
+  /** Admins must use two-factor sign-in (CONSOLE_REQUIRE_2FA, default false). */
+  require2fa: boolean;
 }
 
 export interface OperationsSettings {
@@ -390,6 +392,7 @@ export function loadConfig(env: Env = process.env): Config {
       enabled: booleanVar(env, 'CONSOLE_ENABLED', false),
       sessionTtlMs: intVar(env, 'CONSOLE_SESSION_TTL_MINUTES', 480, 1, 7 * 24 * 60) * 60_000,
       secureCookie: booleanVar(env, 'CONSOLE_COOKIE_SECURE', nodeEnv === 'production'),
+      require2fa: booleanVar(env, 'CONSOLE_REQUIRE_2FA', false),
     },
     operations: operationsVars(env),
     upstreams: upstreamVars(env, nodeEnv),

@@ -198,12 +198,15 @@ export function createContext(
     config.adjustmentApprovalAbove,
   );
   const statementService = new StatementService(wallets, repositories.statements);
-  const staffService = new StaffService(database, repositories.staff, audit, clock, config.console.sessionTtlMs);
   const enabled = enabledProviders(config);
   const floats = new FloatService(repositories.floats, enabled, config.upstreams.lowBalance, clock);
   const reconciliation = new ReconciliationService(database, repositories.reconciliation, audit, enabled, clock);
   // Mobile Money gateway fees join the costs here as a CostSource once top-ups by Mobile Money exist.
   const margins = new MarginService(repositories.margins, clock);
+  const staffService = new StaffService(database, repositories.staff, audit, clock, config.console.sessionTtlMs, {
+    sealer: cipher.sealer('staff-totp'),
+    requiredForAdmins: config.console.require2fa,
+  });
   return {
     config,
     database,

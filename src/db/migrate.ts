@@ -17,6 +17,7 @@ import * as upstreams from './migrations/0013_upstreams.js';
 import * as reconciliation from './migrations/0014_reconciliation.js';
 import * as mobileMoneyTopUps from './migrations/0015_mobile_money_topups.js';
 import * as partnerOperations from './migrations/0017_partner_operations.js';
+import * as staffTotp from './migrations/0018_staff_totp.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: DialectName): Promise<void>;
@@ -40,6 +41,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0014_reconciliation': reconciliation,
   '0015_mobile_money_topups': mobileMoneyTopUps,
   '0017_partner_operations': partnerOperations,
+  '0018_staff_totp': staffTotp,
 };
 
 class StaticProvider implements MigrationProvider {

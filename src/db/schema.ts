@@ -542,6 +542,21 @@ export interface StaffAccountsTable {
   updated_at: number;
   /** 1 while the password is a one-time one its holder did not choose (migration 0012). */
   password_change_required: Generated<number>;
+  /** The confirmed TOTP secret, sealed; null: no two-factor sign-in (migration 0018). */
+  totp_secret: string | null;
+  /** A TOTP secret being set up, sealed, not yet confirmed by a code. */
+  totp_pending_secret: string | null;
+  totp_enabled_at: number | null;
+  /** The time step (30 s) of the last code accepted: a code of that step or before is refused. */
+  totp_last_step: number | null;
+}
+
+export interface StaffRecoveryCodesTable {
+  staff_id: string;
+  /** sha-256 (hex) of the code as shown, without its dash. */
+  code_hash: string;
+  created_at: number;
+  used_at: number | null;
 }
 
 export interface StaffSessionsTable {
@@ -552,6 +567,8 @@ export interface StaffSessionsTable {
   address: string | null;
   created_at: number;
   expires_at: number;
+  /** 1 while the password was right but the second factor is still to be given (migration 0018). */
+  second_factor_pending: Generated<number>;
 }
 
 /** Append-only (the database refuses updates and deletes). */
@@ -627,6 +644,7 @@ export interface DB {
   top_up_gateway_events: TopUpGatewayEventsTable;
   staff_accounts: StaffAccountsTable;
   staff_sessions: StaffSessionsTable;
+  staff_recovery_codes: StaffRecoveryCodesTable;
   audit_log: AuditLogTable;
   worker_heartbeats: WorkerHeartbeatsTable;
   wallet_adjustments: WalletAdjustmentsTable;

@@ -5,6 +5,7 @@ import { openBrowser, offHostRequests, recordRequests, screenshot } from '../sup
 import { createTestApp, TEST_DIALECT, type TestApp } from '../support/app.js';
 import { KEYS } from '../support/keys.js';
 import { buySingle, newWorker, waitForState } from '../support/orders.js';
+import { totpCode } from '../../src/modules/console/totp.js';
 import { CONSOLE_ENV, ensureStaff, PASSWORD } from '../support/console.js';
 
 /**
@@ -246,5 +247,47 @@ describe(`the console in a browser (${TEST_DIALECT})`, () => {
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
     await signIn(page, 'first-time@staff.example', 'a password I chose myself');
     assert.deepEqual(violations, []);
+  });
+
+  test('two-factor sign-in: set up with a code, recovery codes shown once, then signed in with password and code', { timeout: 120_000 }, async (c) => {
+    const browser = await openBrowser(c);
+    if (!browser) return;
+    await ensureStaff(t, 'two-factor@staff.example', 'viewer');
+    const { page, requests, violations } = await newPage(browser);
+    await signIn(page, 'two-factor@staff.example');
+    await page.getByRole('link', { name: '2fa' }).click();
+    await page.getByRole('button', { name: 'Set up two-factor sign-in' }).click();
+    const shown = await page.locator('#totp-secret').textContent();
+    const secret = (shown ?? '').replace(/\s+/g, '');
+    assert.match(secret, /^[A-Z2-7]{32}$/);
+    await screenshot(page, 'console-2fa-setup');
+    await page.getByLabel('Code the app shows now').fill(totpCode(secret, Date.now()));
+    await page.getByRole('button', { name: 'Confirm' }).click();
+    await page.locator('#recovery-codes').waitFor();
+    assert.equal(await page.locator('#recovery-codes li').count(), 10);
+    await screenshot(page, 'console-2fa-recovery-codes');
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+
+    await page.getByLabel('E-mail').fill('two-factor@staff.example');
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    const code = page.getByLabel('Code from your authenticator app');
+    await code.waitFor();
+    assert.match(page.url(), /\/console\/login\/code$/);
+    await code.fill('000000');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByText('Wrong code').waitFor();
+    await screenshot(page, 'console-2fa-code-refused');
+    // The step after the one the setup used: a code is never accepted twice.
+    await page.getByLabel('Code from your authenticator app').fill(totpCode(secret, Date.now() + 30_000));
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    await page.goto(`${origin}/console/2fa`);
+    await page.getByText('Two-factor sign-in is on').waitFor();
+    assert.equal(await page.locator('#recovery-codes').count(), 0, 'the recovery codes are not shown again');
+    assert.deepEqual(offHostRequests(requests, origin), [], 'nothing is fetched from elsewhere');
+    // The refused code's page is answered 401, which Chromium reports; nothing else may be.
+    assert.deepEqual(violations.filter((v) => !v.includes('status of 401')), []);
   });
 });

@@ -4,6 +4,7 @@ import { createTestApp, type TestApp } from '../support/app.js';
 import { cliDatabaseEnv, runCli } from '../support/cli.js';
 import { KEYS } from '../support/keys.js';
 import { buySingle } from '../support/orders.js';
+import { enrolTwoFactor, ensureStaff } from '../support/console.js';
 
 /** Issue 18 item 6: the CLI can look things up, as a new user would try it. */
 describe('cli reads: profiles, rc stock, orders show, keys list, staff, audit, --version, durations', () => {
@@ -133,7 +134,7 @@ describe('cli reads: profiles, rc stock, orders show, keys list, staff, audit, -
     assert.equal(again.stderr.trim(), 'a staff account for ops@example.com exists already');
     assert.equal(badRole.code, 1);
     assert.equal(badRole.stderr.trim(), '--role must be admin, operator or viewer');
-    assert.match(list.stdout, /^stf_\S+ {2}ops@example\.com {2}operator {2}active {2}last sign-in \S+Z$/m);
+    assert.match(list.stdout, /^stf_\S+ {2}ops@example\.com {2}operator {2}active {2}2fa off {2}last sign-in \S+Z$/m);
     const entries = JSON.parse(audit.stdout) as {
       actor: string;
       outcome: string;
@@ -150,5 +151,28 @@ describe('cli reads: profiles, rc stock, orders show, keys list, staff, audit, -
     assert.ok(!JSON.stringify(entries).includes(password), 'the password is never recorded');
     const text = await runCli(['audit', 'list', '--limit', '1'], env);
     assert.match(text.stdout, /^\d+ {2}\S+Z {2}cli:\S+ {2}- {2}staff\.create staff ops@example\.com {2}refused /m);
+  });
+
+  test('staff 2fa-reset removes a lost device’s two-factor sign-in, audited; refused for an account without it', async () => {
+    const id = await ensureStaff(t, 'lost-phone@example.com', 'operator');
+    await enrolTwoFactor(t, id, Date.now());
+    const reset = await runCli(['staff', '2fa-reset', 'Lost-Phone@example.com'], env);
+    assert.equal(reset.code, 0, reset.stderr);
+    assert.match(reset.stdout, /lost-phone@example\.com: two-factor sign-in removed/);
+    const row = await t.database.db.selectFrom('staff_accounts').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    assert.deepEqual([row.totp_secret, row.totp_enabled_at], [null, null]);
+    const codes = await t.database.db.selectFrom('staff_recovery_codes').selectAll().where('staff_id', '=', id).execute();
+    assert.deepEqual(codes, []);
+    const again = await runCli(['staff', '2fa-reset', 'lost-phone@example.com'], env);
+    assert.equal(again.code, 1);
+    assert.equal(again.stderr.trim(), 'lost-phone@example.com has no two-factor sign-in');
+    const audit = await t.database.db.selectFrom('audit_log').selectAll().where('action', '=', 'staff.totp_reset').orderBy('id').execute();
+    assert.deepEqual(
+      audit.map((r) => [r.actor.startsWith('cli:'), r.outcome]),
+      [
+        [true, 'ok'],
+        [true, 'refused'],
+      ],
+    );
   });
 });

@@ -11,6 +11,7 @@ import {
   CONSOLE_ENV,
   CONSOLE_ROUTES,
   consoleRouteKey,
+  enrolTwoFactor,
   ensureStaff,
   fillConsolePath,
   inject,
@@ -38,6 +39,8 @@ describe('generated console route security tests (every route of test/support/co
   const sessions = new Map<string, StaffClient>();
   let otherAdmin: StaffClient;
   let mustChange: StaffClient;
+  /** Signed in with the password, the code still to come. */
+  let codePending: StaffClient;
   let calls = 0;
 
   before(async () => {
@@ -77,6 +80,11 @@ describe('generated console route security tests (every route of test/support/co
     otherAdmin = await signIn(t, 'admin', 'other-admin@staff.example');
     await ensureStaff(t, 'must-change@staff.example', 'admin', false);
     mustChange = await clientOf(t, 'must-change@staff.example', 'admin', await login(t, 'must-change@staff.example'), '/console/password');
+    const pendingId = await ensureStaff(t, 'code-pending@staff.example', 'admin');
+    await enrolTwoFactor(t, pendingId, Date.now());
+    codePending = await clientOf(t, 'code-pending@staff.example', 'admin', await login(t, 'code-pending@staff.example'), '/console/login/code');
+    const twoFactorAccount = await ensureStaff(t, 'two-factor@staff.example', 'viewer');
+    await enrolTwoFactor(t, twoFactorAccount, Date.now());
     const actor = { staffId: null, name: 'cli:test', address: null };
     records = {
       topUpToApprove: await topUp('SEC-CONSOLE-1'),
@@ -88,6 +96,7 @@ describe('generated console route security tests (every route of test/support/co
       staffAccount: await ensureStaff(t, 'target@staff.example', 'viewer'),
       finding: await seedFinding(t),
       ...(await pendingAdjustments()),
+      twoFactorAccount,
     };
   });
   after(() => t.close());
@@ -121,7 +130,7 @@ describe('generated console route security tests (every route of test/support/co
       db.selectFrom('profiles').select(['id', 'status', 'first_name', 'last_name', 'email', 'role']).orderBy('id').execute(),
       db
         .selectFrom('staff_accounts')
-        .select(['id', 'role', 'status', 'password_hash', 'password_change_required'])
+        .select(['id', 'role', 'status', 'password_hash', 'password_change_required', 'totp_secret', 'totp_pending_secret', 'totp_last_step'])
         .orderBy('id')
         .execute(),
       db.selectFrom('staff_sessions').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow(),
@@ -142,7 +151,12 @@ describe('generated console route security tests (every route of test/support/co
   }
 
   /** The route's valid call (its params and form), as `who` sends it; `csrf`: the token sent (null: none). */
-  async function send(route: ConsoleRouteCase, who: { cookie?: string } | null, csrf: string | null): Promise<Page> {
+  async function send(
+    route: ConsoleRouteCase,
+    who: { cookie?: string } | null,
+    csrf: string | null,
+    extra: Record<string, string> = {},
+  ): Promise<Page> {
     const url = fillConsolePath(route.url, route.params?.(records) ?? {});
     const cookie = who?.cookie;
     const n = calls++;
@@ -158,7 +172,7 @@ describe('generated console route security tests (every route of test/support/co
       return { status: res.statusCode, body: res.body, headers: res.headers, location: res.headers.location };
     }
     if (route.method === 'GET') return inject(t, 'GET', url, cookie ? { cookie } : {});
-    const form = { ...(route.form?.(records, n) ?? {}), ...(csrf === null ? {} : { _csrf: csrf }) };
+    const form = { ...(route.form?.(records, n) ?? {}), ...extra, ...(csrf === null ? {} : { _csrf: csrf }) };
     return inject(t, 'POST', url, { form, ...(cookie ? { cookie } : {}) });
   }
 
@@ -264,15 +278,29 @@ describe('generated console route security tests (every route of test/support/co
         );
       }
 
+      if (!route.duringSecondFactor) {
+        test(
+          route.method === 'GET'
+            ? 'a sign-in still waiting for its code: a redirect to the code form'
+            : 'a sign-in still waiting for its code: 403, nothing changes',
+          async () => {
+            if (route.method === 'GET') await refused('code pending', () => send(route, codePending, null), 303, '/console/login/code');
+            else await refused('code pending', () => send(route, codePending, codePending.csrf), 403);
+          },
+        );
+      }
+
       test(`${needed} with a valid form: done, Cache-Control: no-store`, async () => {
         let session = sessions.get(needed);
+        let extra: Record<string, string> = {};
         if (route.ownAccount) {
           const email = `own-${calls}@staff.example`;
-          await ensureStaff(t, email, needed);
+          const id = await ensureStaff(t, email, needed);
           session = await clientOf(t, email, needed, await login(t, email));
+          extra = (await route.prepare?.(t, id)) ?? {};
         }
         assert.ok(session);
-        const res = await send(route, session, session.csrf);
+        const res = await send(route, session, session.csrf, extra);
         assert.ok(res.status === 200 || res.status === 303, `${res.status}: ${res.body.slice(0, 300)}`);
         noStore(res, 'done');
       });

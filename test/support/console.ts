@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import type { StaffRole } from '../../src/db/schema.js';
 import type { TestApp } from './app.js';
 import { staffActor } from './actor.js';
+import { newTotpSecret, totpCode } from '../../src/modules/console/totp.js';
 
 /** A signed-in staff member as the browser would be: the session cookie and the page's CSRF token. */
 export interface StaffClient {
@@ -155,6 +156,8 @@ export interface ConsoleRecords {
   /** Pending wallet adjustments of usr_super (live), requested by another admin than the one who decides. */
   adjustmentToApprove: string;
   adjustmentToReject: string;
+  /** A staff account with two-factor sign-in on, no test signs in with. */
+  twoFactorAccount: string;
 }
 
 export interface ConsoleRouteCase {
@@ -170,6 +173,13 @@ export interface ConsoleRouteCase {
   upload?: (r: ConsoleRecords, n: number) => { fields: Record<string, string>; file: { name: string; content: string } };
   /** Open to a session that must still choose its password. */
   duringPasswordChange?: true;
+  /** Open to a session whose password was right but whose code is still to come. */
+  duringSecondFactor?: true;
+  /**
+   * Run before the valid call of an `ownAccount` route, on that fresh account once it is signed in:
+   * more form fields (a code computed for the state it set up).
+   */
+  prepare?: (t: TestApp, staffId: string) => Promise<Record<string, string>>;
   /** A valid call ends or changes its own session or account: it gets a fresh account of its own. */
   ownAccount?: true;
 }
@@ -182,7 +192,49 @@ export const CONSOLE_ROUTES: ConsoleRouteCase[] = [
   { method: 'POST', url: '/console/login', role: 'public' },
   { method: 'GET', url: '/console/assets/htmx.min.js', role: 'public' },
   { method: 'GET', url: '/console/assets/console.css', role: 'public' },
-  { method: 'POST', url: '/console/logout', role: 'viewer', form: () => ({}), duringPasswordChange: true, ownAccount: true },
+  {
+    method: 'POST',
+    url: '/console/logout',
+    role: 'viewer',
+    form: () => ({}),
+    duringPasswordChange: true,
+    duringSecondFactor: true,
+    ownAccount: true,
+  },
+  { method: 'GET', url: '/console/login/code', role: 'viewer', duringSecondFactor: true },
+  { method: 'POST', url: '/console/login/code', role: 'viewer', form: () => ({ code: '123456' }), duringSecondFactor: true },
+  { method: 'GET', url: '/console/2fa', role: 'viewer' },
+  { method: 'POST', url: '/console/2fa/setup', role: 'viewer', form: () => ({}), ownAccount: true },
+  {
+    method: 'POST',
+    url: '/console/2fa/confirm',
+    role: 'viewer',
+    form: () => ({}),
+    ownAccount: true,
+    prepare: async (t, staffId) => {
+      await t.ctx.staff.beginTwoFactor({ id: 'none', staffId, email: '', role: 'viewer', csrfToken: '', expiresAt: 0 });
+      const status = await t.ctx.staff.twoFactorStatus(staffId);
+      assert.equal(status.state, 'setting-up');
+      return { code: totpCode(status.secret, Date.now()) };
+    },
+  },
+  {
+    method: 'POST',
+    url: '/console/2fa/disable',
+    role: 'viewer',
+    form: () => ({ password: PASSWORD }),
+    ownAccount: true,
+    prepare: async (t, staffId) => {
+      // Written as an enrolment leaves it, without ending the session the call is made with.
+      const secret = newTotpSecret();
+      await t.database.db
+        .updateTable('staff_accounts')
+        .set({ totp_secret: t.ctx.cipher.sealer('staff-totp').seal(secret), totp_enabled_at: Date.now() })
+        .where('id', '=', staffId)
+        .execute();
+      return { code: totpCode(secret, Date.now()) };
+    },
+  },
   { method: 'GET', url: '/console/password', role: 'viewer', duringPasswordChange: true },
   {
     method: 'POST',
@@ -345,6 +397,13 @@ export const CONSOLE_ROUTES: ConsoleRouteCase[] = [
     params: (r) => ({ id: r.staffAccount }),
     form: () => ({ role: 'operator', status: 'active' }),
   },
+  {
+    method: 'POST',
+    url: '/console/staff/:id/2fa-reset',
+    role: 'admin',
+    params: (r) => ({ id: r.twoFactorAccount }),
+    form: () => ({}),
+  },
   { method: 'GET', url: '/console/audit', role: 'viewer' },
   { method: 'GET', url: '/console/reconciliation', role: 'viewer' },
   { method: 'GET', url: '/console/reports/margins', role: 'viewer' },
@@ -369,3 +428,25 @@ export const consoleRouteKey = (route: { method: string; url: string }) => `${ro
 /** `/console/orders/:id` with `{ id: 'ord_1' }` → `/console/orders/ord_1`. */
 export const fillConsolePath = (url: string, params: Record<string, string>) =>
   url.replace(/:([A-Za-z]+)/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
+
+// ---- two-factor sign-in ----
+
+/**
+ * Turns two-factor sign-in on for an account through the service (as its holder would on the
+ * two-factor page), at `atMs` of the app's clock: its TOTP secret (base32) and recovery codes.
+ */
+export async function enrolTwoFactor(t: TestApp, staffId: string, atMs: number): Promise<{ secret: string; recoveryCodes: string[] }> {
+  const holder = { id: 'none', staffId, email: '', role: 'viewer' as const, csrfToken: '', expiresAt: 0 };
+  await t.ctx.staff.beginTwoFactor(holder);
+  const status = await t.ctx.staff.twoFactorStatus(staffId);
+  assert.equal(status.state, 'setting-up');
+  const { recoveryCodes } = await t.ctx.staff.confirmTwoFactor(staffActor(), holder, totpCode(status.secret, atMs));
+  return { secret: status.secret, recoveryCodes };
+}
+
+/** The code step of a sign-in: the answer to posting `code` with the pending session `cookie`. */
+export async function giveCode(t: TestApp, cookie: string, code: string, from?: string): Promise<Page> {
+  const form = await inject(t, 'GET', '/console/login/code', { cookie });
+  assert.equal(form.status, 200, `${form.status} ${form.location ?? ''}`);
+  return inject(t, 'POST', '/console/login/code', { cookie, form: { _csrf: csrfOf(form.body), code }, ...(from ? { from } : {}) });
+}

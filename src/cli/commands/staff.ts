@@ -54,6 +54,20 @@ export function register(program: Command): void {
     });
 
   staff
+    .command('2fa-reset')
+    .argument('<email>', 'the account’s e-mail')
+    .description('remove an account’s two-factor sign-in (a lost device); its sessions end, audited as staff.totp_reset')
+    .action(async (email: string) => {
+      await withRuntime(
+        async ({ ctx }) => {
+          const account = await refused(() => ctx.console.resetStaffTwoFactor(cliActor(), email));
+          console.log(`staff ${account.email}: two-factor sign-in removed; it signs in with its password until it sets it up again`);
+        },
+        { logLevel: 'warn' },
+      );
+    });
+
+  staff
     .command('list')
     .option('--json', 'print as JSON')
     .description('list console accounts')
@@ -65,7 +79,7 @@ export function register(program: Command): void {
           if (accounts.length === 0) console.log('no staff accounts (create one: staff create --email … --role admin)');
           for (const a of accounts) {
             const last = a.lastLoginAt === null ? 'never' : new Date(a.lastLoginAt).toISOString();
-            console.log(`${a.id}  ${a.email}  ${a.role}  ${a.status}  last sign-in ${last}`);
+            console.log(`${a.id}  ${a.email}  ${a.role}  ${a.status}  2fa ${a.twoFactor ? 'on' : 'off'}  last sign-in ${last}`);
           }
         },
         { logLevel: 'warn' },

@@ -312,6 +312,12 @@ export class ConsoleOperations {
     );
   }
 
+  /** Another account's two-factor sign-in removed (a lost device): by id (console) or e-mail (CLI). */
+  resetStaffTwoFactor(actor: Actor, idOrEmail: string) {
+    const target = { type: 'staff', id: idOrEmail.trim().toLowerCase().slice(0, 254) };
+    return this.refusalRecorded(actor, 'staff.totp_reset', target, {}, () => this.s.staff.resetTwoFactor(actor, idOrEmail));
+  }
+
   disableWebhookEndpoint(actor: Actor, endpointId: string, reason: string) {
     return this.refusalRecorded(actor, 'webhook.disable', { type: 'webhook_endpoint', id: endpointId }, { reason }, () =>
       this.s.webhooks.disableForStaff(actor, endpointId, reason),

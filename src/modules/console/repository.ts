@@ -24,10 +24,10 @@ export class StaffRepository {
     return (await tx.execute(tx.qb.selectFrom('staff_accounts').selectAll().where('id', '=', id))).rows[0];
   }
 
-  async listAccounts(): Promise<Omit<StaffAccountRow, 'password_hash' | 'password_change_required'>[]> {
+  async listAccounts(): Promise<Pick<StaffAccountRow, 'id' | 'email' | 'role' | 'status' | 'last_login_at' | 'created_at' | 'updated_at' | 'totp_enabled_at'>[]> {
     return this.database.read
       .selectFrom('staff_accounts')
-      .select(['id', 'email', 'role', 'status', 'last_login_at', 'created_at', 'updated_at'])
+      .select(['id', 'email', 'role', 'status', 'last_login_at', 'created_at', 'updated_at', 'totp_enabled_at'])
       .orderBy('email')
       .execute();
   }
@@ -68,7 +68,16 @@ export class StaffRepository {
 
   async insertSession(
     tx: Tx,
-    s: { id: string; staffId: string; csrfToken: string; address: string | null; now: number; expiresAt: number },
+    s: {
+      id: string;
+      staffId: string;
+      csrfToken: string;
+      address: string | null;
+      now: number;
+      expiresAt: number;
+      /** The password was right; the second factor is still to come. */
+      secondFactorPending?: boolean;
+    },
   ): Promise<void> {
     await tx.execute(
       tx.qb.insertInto('staff_sessions').values({
@@ -78,6 +87,7 @@ export class StaffRepository {
         address: s.address,
         created_at: s.now,
         expires_at: s.expiresAt,
+        second_factor_pending: s.secondFactorPending ? 1 : 0,
       }),
     );
   }
@@ -87,7 +97,8 @@ export class StaffRepository {
     return this.database.read
       .selectFrom('staff_sessions as s')
       .innerJoin('staff_accounts as a', 'a.id', 's.staff_id')
-      .select(['s.id', 's.staff_id', 's.csrf_token', 's.expires_at', 'a.email', 'a.role', 'a.status', 'a.password_change_required'])
+      .select(['s.id', 's.staff_id', 's.csrf_token', 's.expires_at', 'a.email', 'a.role', 'a.status', 'a.password_change_required',
+        's.second_factor_pending', 'a.totp_enabled_at'])
       .where('s.id', '=', id)
       .executeTakeFirst();
   }
@@ -127,5 +138,85 @@ export class StaffRepository {
 
   async deleteSessionsOfExcept(tx: Tx, staffId: string, keptSessionId: string): Promise<void> {
     await tx.execute(tx.qb.deleteFrom('staff_sessions').where('staff_id', '=', staffId).where('id', '!=', keptSessionId));
+  }
+
+  // ---- two-factor sign-in (docs/console.md, "Two-factor sign-in") ----
+
+  async setPendingTotp(tx: Tx, id: string, sealedSecret: string, now: number): Promise<void> {
+    await tx.execute(tx.qb.updateTable('staff_accounts').set({ totp_pending_secret: sealedSecret, updated_at: now }).where('id', '=', id));
+  }
+
+  /**
+   * The secret being set up becomes the account's, `step` its first code used; false when the
+   * pending secret changed meanwhile (set up again in another tab) or 2FA is on already.
+   */
+  async enableTotp(tx: Tx, id: string, sealedPending: string, step: number, now: number): Promise<boolean> {
+    const result = await tx.execute(
+      tx.qb
+        .updateTable('staff_accounts')
+        .set({ totp_secret: sealedPending, totp_pending_secret: null, totp_enabled_at: now, totp_last_step: step, updated_at: now })
+        .where('id', '=', id)
+        .where('totp_pending_secret', '=', sealedPending)
+        .where('totp_secret', 'is', null),
+    );
+    return Number(result.numAffectedRows ?? 0) === 1;
+  }
+
+  /**
+   * Records `step` as the last code accepted, only if it is later than the last one: false for a
+   * code of a step used already (a replay, or the same code sent twice at once).
+   */
+  async acceptTotpStep(tx: Tx, id: string, step: number): Promise<boolean> {
+    const result = await tx.execute(
+      tx.qb
+        .updateTable('staff_accounts')
+        .set({ totp_last_step: step })
+        .where('id', '=', id)
+        .where('totp_secret', 'is not', null)
+        .where((eb) => eb.or([eb('totp_last_step', 'is', null), eb('totp_last_step', '<', step)])),
+    );
+    return Number(result.numAffectedRows ?? 0) === 1;
+  }
+
+  /** Two-factor sign-in off: the secret, a pending one and the recovery codes are gone. */
+  async clearTotp(tx: Tx, id: string, now: number): Promise<void> {
+    await tx.execute(
+      tx.qb
+        .updateTable('staff_accounts')
+        .set({ totp_secret: null, totp_pending_secret: null, totp_enabled_at: null, totp_last_step: null, updated_at: now })
+        .where('id', '=', id),
+    );
+    await tx.execute(tx.qb.deleteFrom('staff_recovery_codes').where('staff_id', '=', id));
+  }
+
+  async replaceRecoveryCodes(tx: Tx, id: string, hashes: string[], now: number): Promise<void> {
+    await tx.execute(tx.qb.deleteFrom('staff_recovery_codes').where('staff_id', '=', id));
+    await tx.execute(
+      tx.qb.insertInto('staff_recovery_codes').values(hashes.map((code_hash) => ({ staff_id: id, code_hash, created_at: now, used_at: null }))),
+    );
+  }
+
+  /** Marks an unused recovery code used; false when there is no such code or it was used (at once, elsewhere). */
+  async useRecoveryCode(tx: Tx, id: string, hash: string, now: number): Promise<boolean> {
+    const result = await tx.execute(
+      tx.qb
+        .updateTable('staff_recovery_codes')
+        .set({ used_at: now })
+        .where('staff_id', '=', id)
+        .where('code_hash', '=', hash)
+        .where('used_at', 'is', null),
+    );
+    return Number(result.numAffectedRows ?? 0) === 1;
+  }
+
+  async unusedRecoveryCodes(tx: Tx, id: string): Promise<number> {
+    const { rows } = await tx.execute(
+      tx.qb
+        .selectFrom('staff_recovery_codes')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('staff_id', '=', id)
+        .where('used_at', 'is', null),
+    );
+    return Number(rows[0]?.n ?? 0);
   }
 }

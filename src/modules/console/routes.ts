@@ -33,6 +33,7 @@ import { partnerRoutes } from './routes/partners.js';
 import { sessionRoutes } from './routes/session.js';
 import { staffRoutes } from './routes/staff.js';
 import { topUpRoutes } from './routes/top-ups.js';
+import { twoFactorRoutes } from './routes/two-factor.js';
 import { mayAct, type LiveSession, type StaffService } from './service.js';
 import { SignInFailures } from './sign-in-failures.js';
 import { errorPage } from './views/layout.js';
@@ -185,11 +186,24 @@ export async function consoleRoutes(app: FastifyInstance, opts: ConsoleRouteOpti
       if (request.method === 'GET' || request.method === 'HEAD') return seeOther(reply, '/console/login');
       return html(reply, errorPage(null, 401, 'Your session has ended: sign in again.', '/console/login'), 401);
     }
+    // A sign-in half done (the password, not yet the code) reaches the code form and sign-out only.
+    if (request.staff.secondFactorPending && !access.duringSecondFactor) {
+      if (request.method === 'GET' || request.method === 'HEAD') return seeOther(reply, '/console/login/code');
+      return html(reply, errorPage(null, 403, 'Give your sign-in code first.', '/console/login/code'), 403);
+    }
     if (request.staff.passwordChangeRequired && !access.duringPasswordChange) {
       if (request.method === 'GET' || request.method === 'HEAD') return seeOther(reply, '/console/password');
       return html(
         reply,
         errorPage(frameOf(request, 'Refused (403)', ''), 403, 'Choose your own password first.', '/console/password'),
+        403,
+      );
+    }
+    if (request.staff.twoFactorEnrolmentRequired && !request.staff.passwordChangeRequired && !access.duringTwoFactorEnrolment) {
+      if (request.method === 'GET' || request.method === 'HEAD') return seeOther(reply, '/console/2fa');
+      return html(
+        reply,
+        errorPage(frameOf(request, 'Refused (403)', ''), 403, 'Set up two-factor sign-in first.', '/console/2fa'),
         403,
       );
     }
@@ -239,6 +253,7 @@ export async function consoleRoutes(app: FastifyInstance, opts: ConsoleRouteOpti
   for (const routes of [
     assetRoutes,
     sessionRoutes,
+    twoFactorRoutes,
     dashboardRoutes,
     topUpRoutes,
     orderRoutes,

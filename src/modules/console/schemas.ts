@@ -22,6 +22,13 @@ export const LoginBody = Type.Object({
 });
 export type LoginBody = Static<typeof LoginBody>;
 
+/** A one-time code: a TOTP code of an authenticator app or a recovery code. */
+export const CodeBody = Type.Object({ ...Csrf, code: Type.String({ maxLength: 32 }) });
+export type CodeBody = Static<typeof CodeBody>;
+
+/** Turning two-factor sign-in off: the password and a current code. */
+export const TwoFactorOffBody = Type.Object({ ...Csrf, password: Type.String({ maxLength: 1024 }), code: Type.String({ maxLength: 32 }) });
+
 /** The change-password form: the current password, and the new one twice. */
 export const PasswordBody = Type.Object({
   ...Csrf,

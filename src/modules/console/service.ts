@@ -4,11 +4,14 @@ import { STAFF_ROLES, type StaffAccountRow, type StaffRole } from '../../db/sche
 import { whenRefusedBy } from '../../db/unique-indexes.js';
 import { conflict, forbidden, invalid, notFound, unauthenticated } from '../../domain/errors.js';
 import type { Clock } from '../../domain/types.js';
+import type { Tx } from '../../db/unit-of-work.js';
 import { newId } from '../../lib/ids.js';
+import type { Sealer } from '../../lib/sealer.js';
 import { HasherBusy } from './password-hasher.js';
 import { DUMMY_HASH, generatePassword, hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } from './passwords.js';
 import type { Actor, AuditTrail } from '../audit/service.js';
 import type { StaffRepository } from './repository.js';
+import { looksLikeRecoveryCode, matchingStep, newRecoveryCodes, newTotpSecret, recoveryCodeHash, totpUri } from './totp.js';
 
 /** What each role may do, from least to most: a role may do everything of the roles before it. */
 const RANK: Record<StaffRole, number> = { viewer: 0, operator: 1, admin: 2 };
@@ -28,6 +31,8 @@ export interface StaffAccount {
   status: 'active' | 'disabled';
   lastLoginAt: number | null;
   createdAt: number;
+  /** Two-factor sign-in is on (docs/console.md, "Two-factor sign-in"). */
+  twoFactor: boolean;
 }
 
 export interface StaffSession {
@@ -44,7 +49,22 @@ export interface StaffSession {
 export interface LiveSession extends StaffSession {
   /** The account's password is a one-time one (docs/console.md, "Passwords"). */
   passwordChangeRequired: boolean;
+  /** The password was right; the code (or a recovery code) is still to be given. */
+  secondFactorPending: boolean;
+  /** An admin without two-factor sign-in while CONSOLE_REQUIRE_2FA=true: may do nothing but set it up. */
+  twoFactorEnrolmentRequired: boolean;
 }
+
+/** Two-factor sign-in settings of the service. */
+export interface TwoFactorSettings {
+  /** Seals the TOTP secrets at rest (a key derived from CREDENTIALS_KEY). */
+  sealer: Sealer;
+  /** CONSOLE_REQUIRE_2FA: admins must have it. */
+  requiredForAdmins: boolean;
+}
+
+/** How long a signed-in password waits for its code. */
+export const SECOND_FACTOR_WINDOW_MS = 5 * 60_000;
 
 /** Failed sign-ins tolerated per e-mail and per address within the window, before sign-in is refused. */
 export const LOGIN_LIMITS = { perEmail: 5, perAddress: 20, windowMs: 15 * 60_000 };
@@ -136,6 +156,7 @@ export class StaffService {
     private readonly audit: AuditTrail,
     private readonly clock: Clock,
     private readonly sessionTtlMs: number,
+    private readonly twoFactor: TwoFactorSettings,
   ) {
     this.throttle = new LoginThrottle(clock);
   }
@@ -224,7 +245,11 @@ export class StaffService {
    * password and a disabled account; refused without looking when the e-mail or the address has
    * failed too often lately.
    */
-  async login(emailInput: string, password: string, address: string): Promise<{ token: string; session: StaffSession }> {
+  async login(
+    emailInput: string,
+    password: string,
+    address: string,
+  ): Promise<{ token: string; session: StaffSession; secondFactorPending: boolean }> {
     const email = emailInput.trim().toLowerCase();
     const keys: [string, number][] = [
       [`email:${email}`, LOGIN_LIMITS.perEmail],
@@ -246,25 +271,96 @@ export class StaffService {
     }
     if (!row || !matches || row.status !== 'active') throw unauthenticated('Wrong e-mail or password');
     attempt.release();
+    // Earlier failures of the e-mail are forgiven only once the code is right too (secondFactor).
+    if (row.totp_secret !== null) return this.openSession(row, address, { secondFactorPending: true });
     this.throttle.succeeded(`email:${email}`);
+    return this.openSession(row, address, {});
+  }
+
+  /**
+   * A new session; a full one is audited as `staff.login` in its unit (with `also`, rows of the same
+   * unit), a pending one (password right, code to come) lasts SECOND_FACTOR_WINDOW_MS and is not.
+   */
+  private async openSession(
+    row: StaffAccountRow,
+    address: string,
+    options: { secondFactorPending?: true; replaces?: string; detail?: Record<string, unknown>; also?: (tx: Tx) => Promise<void> },
+  ): Promise<{ token: string; session: StaffSession; secondFactorPending: boolean }> {
     const token = randomBytes(32).toString('base64url');
     const now = this.clock();
+    const pending = options.secondFactorPending === true;
     const session: StaffSession = {
       id: sessionId(token),
       staffId: row.id,
       email: row.email,
       role: row.role,
       csrfToken: randomBytes(32).toString('base64url'),
-      expiresAt: now + this.sessionTtlMs,
+      expiresAt: now + (pending ? Math.min(SECOND_FACTOR_WINDOW_MS, this.sessionTtlMs) : this.sessionTtlMs),
     };
     await this.database.unit(async (tx) => {
       await this.staff.deleteExpiredSessions(tx, now);
-      await this.staff.insertSession(tx, { ...session, address, now });
+      if (options.replaces) await this.staff.deleteSession(tx, options.replaces);
+      await this.staff.insertSession(tx, { ...session, address, now, secondFactorPending: pending });
+      if (pending) return;
       await this.staff.recordLogin(tx, row.id, now);
       const actor = { staffId: row.id, name: row.email, address };
-      await this.audit.record(tx, actor, 'staff.login', { type: 'staff', id: row.id });
+      await options.also?.(tx);
+      await this.audit.record(tx, actor, 'staff.login', { type: 'staff', id: row.id }, options.detail);
     });
-    return { token, session };
+    return { token, session, secondFactorPending: pending };
+  }
+
+  /**
+   * The second step of a sign-in: a TOTP code of the account's authenticator (within one step of
+   * now, never one accepted before) or one of its recovery codes (each once). Limited and counted
+   * like passwords: a wrong code is a failed sign-in of the account's e-mail and of the address. The
+   * pending session is replaced by a full one (a new token) and `staff.login` is recorded, with the
+   * recovery code's use, in the same unit.
+   */
+  async secondFactor(
+    pending: LiveSession,
+    typed: string,
+    address: string,
+  ): Promise<{ token: string; session: StaffSession; recoveryCodesLeft: number | null }> {
+    if (!pending.secondFactorPending) throw conflict('INVALID_REQUEST', 'This sign-in needs no code');
+    const attempt = this.throttle.begin([
+      [`email:${pending.email}`, LOGIN_LIMITS.perEmail],
+      [`address:${address}`, LOGIN_LIMITS.perAddress],
+    ]);
+    if ('blockedFor' in attempt) {
+      throw forbidden('RATE_LIMITED', `Too many failed sign-ins; try again in ${Math.ceil(attempt.blockedFor / 60)} min`);
+    }
+    const row = await this.staff.findAccountById(pending.staffId);
+    if (!row || row.status !== 'active' || row.totp_secret === null) {
+      attempt.release();
+      throw unauthenticated('Your sign-in has ended: sign in again');
+    }
+    const sealed = row.totp_secret;
+    const wrong = () => unauthenticated('Wrong code');
+    let recoveryCodesLeft: number | null = null;
+    let also: (tx: Tx) => Promise<void>;
+    let detail: Record<string, unknown>;
+    if (looksLikeRecoveryCode(typed)) {
+      const hash = recoveryCodeHash(typed);
+      also = async (tx) => {
+        if (!(await this.staff.useRecoveryCode(tx, row.id, hash, this.clock()))) throw wrong();
+        recoveryCodesLeft = await this.staff.unusedRecoveryCodes(tx, row.id);
+        const actor = { staffId: row.id, name: row.email, address };
+        await this.audit.record(tx, actor, 'staff.recovery_code_used', { type: 'staff', id: row.id }, { left: recoveryCodesLeft });
+      };
+      detail = { secondFactor: 'recovery code' };
+    } else {
+      const step = matchingStep(this.twoFactor.sealer.open(sealed), typed, this.clock());
+      if (step === null) throw wrong();
+      also = async (tx) => {
+        if (!(await this.staff.acceptTotpStep(tx, row.id, step))) throw unauthenticated('That code was used already: wait for the next one');
+      };
+      detail = { secondFactor: 'totp' };
+    }
+    const signedIn = await this.openSession(row, address, { replaces: pending.id, detail, also });
+    attempt.release();
+    this.throttle.succeeded(`email:${pending.email}`);
+    return { ...signedIn, recoveryCodesLeft };
   }
 
   /** The live session of a cookie token, or null (unknown, expired, or its account disabled). */
@@ -279,6 +375,8 @@ export class StaffService {
       csrfToken: row.csrf_token,
       expiresAt: Number(row.expires_at),
       passwordChangeRequired: Number(row.password_change_required) === 1,
+      secondFactorPending: Number(row.second_factor_pending) === 1,
+      twoFactorEnrolmentRequired: this.twoFactor.requiredForAdmins && row.role === 'admin' && row.totp_enabled_at === null,
     };
   }
 
@@ -330,7 +428,124 @@ export class StaffService {
       await this.audit.record(tx, actor, 'staff.change_password', { type: 'staff', id: row.id });
     });
   }
+
+  // ---- two-factor sign-in (docs/console.md, "Two-factor sign-in") ----
+
+  /** Where the holder's two-factor sign-in stands; a secret being set up is shown until it is confirmed. */
+  async twoFactorStatus(staffId: string): Promise<TwoFactorStatus> {
+    const row = await this.staff.findAccountById(staffId);
+    if (!row) throw unauthenticated('Your session has ended: sign in again');
+    const required = this.twoFactor.requiredForAdmins && row.role === 'admin';
+    if (row.totp_secret !== null) {
+      const left = await this.database.unit((tx) => this.staff.unusedRecoveryCodes(tx, row.id));
+      return { state: 'on', enabledAt: Number(row.totp_enabled_at), recoveryCodesLeft: left, required };
+    }
+    if (row.totp_pending_secret !== null) {
+      const secret = this.twoFactor.sealer.open(row.totp_pending_secret);
+      return { state: 'setting-up', secret, uri: totpUri(secret, row.email), required };
+    }
+    return { state: 'off', required };
+  }
+
+  /** A new secret for the holder's authenticator (replacing one being set up); it counts once confirmed. */
+  async beginTwoFactor(session: StaffSession): Promise<void> {
+    const row = await this.staff.findAccountById(session.staffId);
+    if (!row || row.status !== 'active') throw unauthenticated('Your session has ended: sign in again');
+    if (row.totp_secret !== null) throw conflict('INVALID_REQUEST', 'Two-factor sign-in is on already');
+    await this.database.unit((tx) => this.staff.setPendingTotp(tx, row.id, this.twoFactor.sealer.seal(newTotpSecret()), this.clock()));
+  }
+
+  /**
+   * Confirms the secret being set up with a code of it: two-factor sign-in is on, the holder's other
+   * sessions end (they were opened without it), and ten recovery codes are returned (once; stored
+   * hashed). Wrong codes are limited per account like wrong passwords.
+   */
+  async confirmTwoFactor(actor: Actor, session: StaffSession, code: string): Promise<{ recoveryCodes: string[] }> {
+    const row = await this.staff.findAccountById(session.staffId);
+    if (!row || row.status !== 'active') throw unauthenticated('Your session has ended: sign in again');
+    if (row.totp_secret !== null) throw conflict('INVALID_REQUEST', 'Two-factor sign-in is on already');
+    const pending = row.totp_pending_secret;
+    if (pending === null) throw conflict('INVALID_REQUEST', 'Set up two-factor sign-in first');
+    const attempt = this.throttle.begin([[`code:${row.id}`, LOGIN_LIMITS.perEmail]]);
+    if ('blockedFor' in attempt) {
+      throw forbidden('RATE_LIMITED', `Too many wrong codes; try again in ${Math.ceil(attempt.blockedFor / 60)} min`);
+    }
+    const step = matchingStep(this.twoFactor.sealer.open(pending), code, this.clock());
+    if (step === null) throw invalid('INVALID_REQUEST', 'Wrong code: check the time on your device and type the code it shows now');
+    attempt.release();
+    const recoveryCodes = newRecoveryCodes();
+    await this.database.unit(async (tx) => {
+      const now = this.clock();
+      if (!(await this.staff.enableTotp(tx, row.id, pending, step, now)))
+        throw conflict('INVALID_REQUEST', 'Two-factor sign-in was set up again meanwhile: reload the page');
+      await this.staff.replaceRecoveryCodes(tx, row.id, recoveryCodes.map(recoveryCodeHash), now);
+      await this.staff.deleteSessionsOfExcept(tx, row.id, session.id);
+      await this.audit.record(tx, actor, 'staff.totp_enable', { type: 'staff', id: row.id }, { recoveryCodes: recoveryCodes.length });
+    });
+    return { recoveryCodes };
+  }
+
+  /**
+   * The holder turns two-factor sign-in off: their password and a current code are required (limited
+   * like a password change); refused for an admin while CONSOLE_REQUIRE_2FA=true.
+   */
+  async disableTwoFactor(actor: Actor, session: StaffSession, proof: { password: string; code: string }): Promise<void> {
+    const row = await this.staff.findAccountById(session.staffId);
+    if (!row || row.status !== 'active') throw unauthenticated('Your session has ended: sign in again');
+    if (row.totp_secret === null) throw conflict('INVALID_REQUEST', 'Two-factor sign-in is off already');
+    if (this.twoFactor.requiredForAdmins && row.role === 'admin')
+      throw forbidden('INVALID_REQUEST', 'Admins must keep two-factor sign-in (CONSOLE_REQUIRE_2FA=true)');
+    const attempt = this.throttle.begin([[`password:${row.id}`, LOGIN_LIMITS.perEmail]]);
+    if ('blockedFor' in attempt) {
+      throw forbidden('RATE_LIMITED', `Too many wrong passwords or codes; try again in ${Math.ceil(attempt.blockedFor / 60)} min`);
+    }
+    let matches: boolean;
+    try {
+      matches = await verifyPassword(proof.password, row.password_hash);
+    } catch (error) {
+      attempt.release();
+      throw error instanceof HasherBusy ? busy() : error;
+    }
+    if (!matches) throw forbidden('INVALID_REQUEST', 'The password is wrong');
+    const step = matchingStep(this.twoFactor.sealer.open(row.totp_secret), proof.code, this.clock());
+    if (step === null) throw forbidden('INVALID_REQUEST', 'Wrong code');
+    await this.database.unit(async (tx) => {
+      if (!(await this.staff.acceptTotpStep(tx, row.id, step))) throw forbidden('INVALID_REQUEST', 'That code was used already: wait for the next one');
+      await this.staff.clearTotp(tx, row.id, this.clock());
+      await this.audit.record(tx, actor, 'staff.totp_disable', { type: 'staff', id: row.id });
+    });
+    attempt.release();
+  }
+
+  /**
+   * Another account's two-factor sign-in removed (a lost device), by an admin or from the CLI: its
+   * sessions end and it signs in with its password alone (an admin under CONSOLE_REQUIRE_2FA=true
+   * must set it up again before anything else). The holder's own is turned off with disableTwoFactor.
+   */
+  async resetTwoFactor(actor: Actor, idOrEmail: string): Promise<StaffAccount> {
+    return this.database.unit(async (tx) => {
+      const row = idOrEmail.includes('@')
+        ? await this.staff.findAccountByEmailInUnit(tx, idOrEmail.trim().toLowerCase())
+        : await this.staff.findAccount(tx, idOrEmail);
+      if (!row) throw notFound('NOT_FOUND', `no staff account ${idOrEmail}`);
+      if (actor.staffId === row.id)
+        throw forbidden('INVALID_REQUEST', 'Turn your own two-factor sign-in off on your two-factor page (it asks for a code)');
+      if (row.totp_secret === null && row.totp_pending_secret === null)
+        throw conflict('INVALID_REQUEST', `${row.email} has no two-factor sign-in`);
+      await this.staff.clearTotp(tx, row.id, this.clock());
+      await this.staff.deleteSessionsOf(tx, row.id);
+      await this.audit.record(tx, actor, 'staff.totp_reset', { type: 'staff', id: row.id }, { email: row.email });
+      return toAccount({ ...row, totp_enabled_at: null });
+    });
+  }
 }
+
+/** The holder's two-factor sign-in, as its page shows it. */
+export type TwoFactorStatus = { required: boolean } & (
+  | { state: 'off' }
+  | { state: 'setting-up'; secret: string; uri: string }
+  | { state: 'on'; enabledAt: number; recoveryCodesLeft: number }
+);
 
 function toAccount(row: {
   id: string;
@@ -339,6 +554,7 @@ function toAccount(row: {
   status: 'active' | 'disabled';
   last_login_at: number | null;
   created_at: number;
+  totp_enabled_at?: number | null;
 }): StaffAccount {
   return {
     id: row.id,
@@ -347,5 +563,6 @@ function toAccount(row: {
     status: row.status,
     lastLoginAt: row.last_login_at === null ? null : Number(row.last_login_at),
     createdAt: Number(row.created_at),
+    twoFactor: row.totp_enabled_at !== null && row.totp_enabled_at !== undefined,
   };
 }

@@ -40,11 +40,12 @@ const NAV: [string, string, StaffRole][] = [
   ['staff', '/console/staff', 'admin'],
   ['audit', '/console/audit', 'viewer'],
   ['password', '/console/password', 'viewer'],
+  ['2fa', '/console/2fa', 'viewer'],
 ];
 
-/** The frame of a page; a session that must first choose a password gets no navigation. */
+/** The frame of a page; a session that must first choose a password or set up 2FA gets no navigation. */
 export function pageFrame(session: LiveSession, title: string, active: string, notice?: string): PageFrame {
-  const nav = session.passwordChangeRequired
+  const nav = session.passwordChangeRequired || session.twoFactorEnrolmentRequired || session.secondFactorPending
     ? []
     : NAV.filter(([, , role]) => mayAct(session.role, role)).map(([name, href]) => ({ name, href, current: name === active }));
   return { title, nav, who: `${session.email} (${session.role})`, csrfToken: session.csrfToken, notice };

@@ -9,6 +9,8 @@ export interface StaffLine {
   status: 'active' | 'disabled';
   lastSignIn: string;
   created: string;
+  /** Two-factor sign-in is on (an admin may reset it: a lost device). */
+  twoFactor: boolean;
 }
 
 export interface StaffView {
@@ -28,6 +30,7 @@ export const staffView = (accounts: StaffAccount[], created: { email: string; pa
     status: a.status,
     lastSignIn: at(a.lastLoginAt),
     created: at(a.createdAt),
+    twoFactor: a.twoFactor,
   })),
   roles: [...STAFF_ROLES].reverse(),
   statuses: ['active', 'disabled'],

@@ -17,6 +17,10 @@ export interface ConsoleAccess {
   action?: AuditAction;
   /** Open to a session whose holder must still choose a password (the change-password page, sign-out). */
   duringPasswordChange?: true;
+  /** Open to a session whose password was right but whose code is still to come (the code form, sign-out). */
+  duringSecondFactor?: true;
+  /** Open to an admin who must set up two-factor sign-in first (CONSOLE_REQUIRE_2FA): its pages, sign-out. */
+  duringTwoFactorEnrolment?: true;
 }
 
 /** What every resource's routes are given by the console plugin. */
@@ -88,6 +92,9 @@ const NOTICES: Record<string, string> = {
   'recheck-waiting': 'Re-checked with Paystack: still waiting for the payer.',
   'recheck-unknown': 'Re-checked: Paystack gave no usable answer; the worker asks again.',
   'recheck-done': 'Re-checked: already decided; nothing changed.',
+  '2fa-off': 'Two-factor sign-in is off.',
+  '2fa-reset': 'Two-factor sign-in removed: the account signs in with its password alone until it sets it up again.',
+  'recovery-code': 'Signed in with a recovery code: it cannot be used again. Set up a new device when you can.',
 };
 
 export const html = (reply: FastifyReply, body: string, status = 200) =>

@@ -45,10 +45,10 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<ConsoleDeps> = async (app,
     const actor: Actor = { staffId: null, name: body.email.trim().toLowerCase().slice(0, 254), address: request.ip };
     try {
       // The sign-in's audit row is written with its session (StaffService.login).
-      const { token } = await deps.staff.login(body.email, body.password, request.ip);
+      const { token, secondFactorPending } = await deps.staff.login(body.email, body.password, request.ip);
       void reply.clearCookie(LOGIN_COOKIE, clearCookieOptions(cookies));
       void reply.setCookie(SESSION_COOKIE, token, { ...signed, maxAge: cookies.sessionMaxAge });
-      return seeOther(reply, '/console');
+      return seeOther(reply, secondFactorPending ? '/console/login/code' : '/console');
     } catch (error) {
       if (!isRefusal(error)) throw error;
       // Counted, and written as one audit row per address and minute (sign-in-failures.ts).
@@ -60,7 +60,16 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<ConsoleDeps> = async (app,
 
   app.post(
     '/console/logout',
-    { schema: { hide: true, body: CsrfOnly }, config: { console: { role: 'viewer', action: 'staff.logout', duringPasswordChange: true } } },
+    { schema: { hide: true, body: CsrfOnly }, config: {
+        console: {
+          role: 'viewer',
+          action: 'staff.logout',
+          duringPasswordChange: true,
+          duringSecondFactor: true,
+          duringTwoFactorEnrolment: true,
+        },
+      },
+    },
     async (request, reply) => {
       await deps.staff.logout(actorOf(request), sessionOf(request));
       void reply.clearCookie(SESSION_COOKIE, clearCookieOptions(cookies));
