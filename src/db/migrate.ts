@@ -14,6 +14,7 @@ import * as consoleTables from './migrations/0010_console.js';
 import * as workerHeartbeats from './migrations/0011_worker_heartbeats.js';
 import * as staffPasswordChange from './migrations/0012_staff_password_change.js';
 import * as upstreams from './migrations/0013_upstreams.js';
+import * as operatorNetwork from './migrations/0016_operator_network.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: DialectName): Promise<void>;
@@ -34,6 +35,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0011_worker_heartbeats': workerHeartbeats,
   '0012_staff_password_change': staffPasswordChange,
   '0013_upstreams': upstreams,
+  '0016_operator_network': operatorNetwork,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -37,6 +37,7 @@ export const AUDIT_ACTIONS = [
   'webhook.disable',
   'package.update',
   'package.routes.set',
+  'operator.network',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -74,6 +74,7 @@ const NOTICES: Record<string, string> = {
   reactivated: 'Profile reactivated.',
   saved: 'Saved.',
   routes: 'Routes saved.',
+  network: "Operator's network saved: purchases check numbers against it from now on.",
   password: 'Password changed: your other sessions have ended.',
 };
 
