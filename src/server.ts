@@ -28,7 +28,7 @@ function listenError(error: unknown, host: string, port: number): Error {
   const code = (error as NodeJS.ErrnoException | null)?.code;
   if (code === 'EADDRINUSE') {
     return new Error(
-      `port ${port} on ${host} is already in use (EADDRINUSE): stop what listens there, or choose another port with PORT, e.g. PORT=${port === 65535 ? 8081 : port + 1} npm run demo`,
+      `port ${port} on ${host} is already in use (EADDRINUSE): stop what listens there, or choose another port with PORT, e.g. PORT=${port === 65535 ? 8081 : port + 1}`,
     );
   }
   if (code === 'EACCES') return new Error(`no permission to listen on port ${port} of ${host} (EACCES): choose a port above 1023 with PORT`);
