@@ -41,6 +41,8 @@ export interface BuildAppOptions {
   logger?: FastifyBaseLogger;
   /** What GET /readyz reports (the serve command's; omitted: always ready). */
   lifecycle?: Lifecycle;
+  /** A published key for /docs to fill in (the demo's test key); omitted: none. */
+  docsApiKey?: string;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
@@ -98,6 +100,22 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     done();
   });
 
+  // A POST whose contract has no body (redeliver, rotate-secret, …) accepts an empty one even when
+  // it says Content-Type: application/json, as most HTTP clients send it: with no body to parse the
+  // type names nothing. A route with a body schema still refuses an empty body (400 INVALID_JSON).
+  app.addHook('onRequest', (request, _reply, done) => {
+    const headers = request.headers;
+    if (
+      headers['content-type'] !== undefined &&
+      headers['transfer-encoding'] === undefined &&
+      (headers['content-length'] === undefined || headers['content-length'] === '0') &&
+      request.routeOptions.schema?.body === undefined
+    ) {
+      delete headers['content-type'];
+    }
+    done();
+  });
+
   // Metrics are counted only when they are exposed somewhere (METRICS_TOKEN or METRICS_PORT).
   const ops = ctx.config.operations;
   const metrics = ops.metricsToken !== null || ops.metricsPort !== null ? metricsFor(ctx) : null;
@@ -142,7 +160,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   app.get('/openapi.yaml', { schema: { hide: true } }, async (_request, reply) =>
     reply.type('application/yaml; charset=utf-8').send(app.swagger({ yaml: true })),
   );
-  await app.register(apiReference, docsOptions);
+  await app.register(apiReference, docsOptions(options.docsApiKey));
   await app.register(callbackRoutes, {
     deliveries: ctx.deliveries,
     readers: CALLBACK_READERS,

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { AppContext } from './context.js';
-import { buildApp } from './app.js';
+import { buildApp, type BuildAppOptions } from './app.js';
 import { Lifecycle } from './ops/lifecycle.js';
 import { startMetricsListener } from './ops/listeners.js';
 
@@ -23,15 +23,37 @@ export interface RunningServer {
  * requests in flight finish; then the background tasks (the worker) finish their batches and sends,
  * and the database is closed.
  */
+/** Why the server could not listen, in words that say what to do. */
+function listenError(error: unknown, host: string, port: number): Error {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  if (code === 'EADDRINUSE') {
+    return new Error(
+      `port ${port} on ${host} is already in use (EADDRINUSE): stop what listens there, or choose another port with PORT, e.g. PORT=${port === 65535 ? 8081 : port + 1}`,
+    );
+  }
+  if (code === 'EACCES') return new Error(`no permission to listen on port ${port} of ${host} (EACCES): choose a port above 1023 with PORT`);
+  return error instanceof Error ? error : new Error(String(error));
+}
+
 export async function startServer(
   ctx: AppContext,
   logger: Logger,
   background: BackgroundTask[] = [],
   onClosed: () => Promise<void> = async () => {},
   lifecycle: Lifecycle = new Lifecycle(),
+  appOptions: Pick<BuildAppOptions, 'docsApiKey'> = {},
 ): Promise<RunningServer> {
-  const app = await buildApp(ctx, { logger, lifecycle });
-  await app.listen({ port: ctx.config.port, host: ctx.config.host });
+  const app = await buildApp(ctx, { logger, lifecycle, ...appOptions });
+  try {
+    await app.listen({ port: ctx.config.port, host: ctx.config.host });
+  } catch (error) {
+    // Nothing may outlive a server that never listened: the worker stops (its heartbeat row goes
+    // with it), the runtime closes.
+    for (const task of background) await task.stop().catch(() => undefined);
+    await app.close().catch(() => undefined);
+    await onClosed().catch(() => undefined);
+    throw listenError(error, ctx.config.host, ctx.config.port);
+  }
   lifecycle.set('ready');
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : ctx.config.port;

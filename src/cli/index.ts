@@ -9,6 +9,7 @@ import * as importCommand from './commands/import.js';
 import * as keys from './commands/keys.js';
 import * as ledger from './commands/ledger.js';
 import * as migrate from './commands/migrate.js';
+import * as operators from './commands/operators.js';
 import * as orders from './commands/orders.js';
 import * as profiles from './commands/profiles.js';
 import * as providerCommands from './commands/providers.js';
@@ -32,7 +33,7 @@ const program = new Command('partner-api')
   .showHelpAfterError()
   .exitOverride();
 
-for (const group of [serve, migrate, importCommand, keys, worker, demo, topups, rc, routes, orders, ledger, adjustments, webhooks, profiles, staff, audit, backupCommands, simulate, providerCommands, reportCommands]) {
+for (const group of [serve, migrate, importCommand, keys, worker, demo, topups, rc, routes, orders, ledger, adjustments, webhooks, profiles, staff, audit, backupCommands, simulate, providerCommands, reportCommands, operators]) {
   group.register(program);
 }
 

@@ -16,6 +16,7 @@ import * as staffPasswordChange from './migrations/0012_staff_password_change.js
 import * as upstreams from './migrations/0013_upstreams.js';
 import * as reconciliation from './migrations/0014_reconciliation.js';
 import * as mobileMoneyTopUps from './migrations/0015_mobile_money_topups.js';
+import * as operatorNetwork from './migrations/0016_operator_network.js';
 import * as partnerOperations from './migrations/0017_partner_operations.js';
 import * as staffTotp from './migrations/0018_staff_totp.js';
 
@@ -40,6 +41,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0013_upstreams': upstreams,
   '0014_reconciliation': reconciliation,
   '0015_mobile_money_topups': mobileMoneyTopUps,
+  '0016_operator_network': operatorNetwork,
   '0017_partner_operations': partnerOperations,
   '0018_staff_totp': staffTotp,
 };

@@ -1,5 +1,6 @@
-import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { EventType } from '../domain/event-types.js';
+import type { Network } from '../domain/networks.js';
 import type { Mode, Role } from '../domain/types.js';
 
 /**
@@ -49,6 +50,8 @@ export interface OperatorsTable {
   code: string;
   name: string;
   status: string;
+  /** MTN, TELECEL or AT: recipients' numbers are checked against it; null: not checked (migration 0016). */
+  network: ColumnType<Network | null, Network | null | undefined, Network | null>;
   created_at: number;
   updated_at: number;
 }

@@ -52,6 +52,18 @@ function send(reply: FastifyReply, status: number, code: string, message: string
   return reply.status(status).send({ success: false, error: { code, message, ...details } });
 }
 
+/**
+ * The values a field may take, when its refusal is that it is none of them: an `enum`, or a union
+ * of constants (Ajv reports each constant it tried at the same path, then the `anyOf`).
+ */
+function allowedValues(error: FastifyError, instancePath: string): unknown[] | null {
+  const atPath = (error.validation ?? []).filter((e) => e.instancePath === instancePath);
+  const fromEnum = atPath.find((e) => e.keyword === 'enum')?.params as { allowedValues?: unknown[] } | undefined;
+  if (fromEnum?.allowedValues) return fromEnum.allowedValues;
+  const constants = atPath.filter((e) => e.keyword === 'const').map((e) => (e.params as { allowedValue?: unknown }).allowedValue);
+  return constants.length > 0 && atPath.every((e) => e.keyword === 'const' || e.keyword === 'anyOf') ? constants : null;
+}
+
 function validationMessage(error: FastifyError): string {
   const first = error.validation?.[0];
   if (!first) return error.message;
@@ -61,6 +73,11 @@ function validationMessage(error: FastifyError): string {
   const field = first.instancePath.replace(/^\//, '').replace(/\//g, '.');
   if (missing) return `${where}: ${field ? `${field}.` : ''}${missing} is required`;
   if (extra) return `${where}: unknown field ${field ? `${field}.` : ''}${extra}`;
+  const allowed = first.keyword === 'enum' || first.keyword === 'const' ? allowedValues(error, first.instancePath) : null;
+  if (allowed) {
+    const values = allowed.map((v) => JSON.stringify(v));
+    return `${where}${field ? `.${field}` : ''} must be ${values.length === 1 ? values[0] : `one of ${values.join(', ')}`}`;
+  }
   return `${where}${field ? `.${field}` : ''} ${first.message ?? 'is invalid'}`;
 }
 

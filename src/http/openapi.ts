@@ -240,6 +240,7 @@ export function documentRoute({ schema, url, route }: { schema: FastifySchema; u
 type Json = Record<string, unknown>;
 interface Operation {
   operationId?: string;
+  requestBody?: { content?: Record<string, { examples?: Record<string, { summary?: string; value?: unknown }> }> };
   tags?: string[];
   responses: Record<string, Json & { content?: Record<string, Json> }>;
   security?: unknown[];
@@ -433,6 +434,28 @@ function webhooks(): Json {
   );
 }
 
+/**
+ * A body with several examples (a purchase, its dry run, a ported number): each named by what it
+ * shows instead of example1, example2, so the reference lists "validateOnly" and "allowPortedNumber".
+ */
+function nameBodyExamples(operation: Operation): void {
+  const media = operation.requestBody?.content?.['application/json'];
+  if (!media?.examples) return;
+  const named: Record<string, { summary: string; value: unknown }> = {};
+  for (const [i, example] of Object.values(media.examples).entries()) {
+    const text = JSON.stringify(example.value ?? null);
+    const [name, summary] = text.includes('"validateOnly":true')
+      ? ['validateOnly', 'Dry run: would it go through? Nothing is bought']
+      : text.includes('"allowPortedNumber":true')
+        ? ['allowPortedNumber', "A number ported to the operator's network"]
+        : i === 0
+          ? ['purchase', 'A purchase']
+          : [`example${i + 1}`, `Example ${i + 1}`];
+    named[name in named ? `${name}${i + 1}` : name] = { summary, value: example.value };
+  }
+  media.examples = named;
+}
+
 /** The whole-document pass: operation ids, error responses with codes and examples, headers, webhooks. */
 export function finishDocument({ openapiObject }: { openapiObject: Json }): Json {
   const paths = openapiObject.paths as Record<string, Record<string, Operation>>;
@@ -440,6 +463,7 @@ export function finishDocument({ openapiObject }: { openapiObject: Json }): Json
     for (const [method, operation] of Object.entries(operations)) {
       const key = `${method} ${path}`;
       operation.operationId = OPERATION_IDS[key] ?? operationIdOf(method, path);
+      nameBodyExamples(operation);
       const facts = routeFacts.get(key);
       if (!facts) {
         operation.security = [];
@@ -484,7 +508,7 @@ export function swaggerOptions(): FastifyDynamicSwaggerOptions {
         summary: 'Partner Wallet, Catalog and Ordering API (v1) for Ghanaian resellers',
         description: GETTING_STARTED,
       },
-      servers: [{ url: '/', description: 'This server (the demo: http://127.0.0.1:8080)' }],
+      servers: [{ url: '/', description: 'This server: the origin this document is served from' }],
       tags: TAGS,
       components: {
         securitySchemes: {

@@ -1,4 +1,5 @@
 import { Type } from 'typebox';
+import { ERROR_CODES } from '../domain/errors.js';
 
 /** The error envelope (docs/errors.md), and the error responses each route declares (OpenAPI). */
 export const ErrorEnvelope = Type.Object(
@@ -9,8 +10,9 @@ export const ErrorEnvelope = Type.Object(
         description: 'What went wrong, for people (never a stack trace or SQL)',
         examples: ['Order ord_01kasq4d7mz8y3b2x6vw9n5r1t not found'],
       }),
-      code: Type.String({
-        description: 'What went wrong, for programs: one of the documented codes',
+      code: Type.Enum([...ERROR_CODES], {
+        type: 'string',
+        description: 'What went wrong, for programs: one of the documented codes (docs/errors.md)',
         examples: ['ORDER_NOT_FOUND'],
       }),
       orderId: Type.Optional(

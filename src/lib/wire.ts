@@ -27,6 +27,22 @@ export const Timestamp = (description?: string, example = 1764063000000) =>
 export const Id = (description: string, example?: string) =>
   Type.String({ minLength: 1, maxLength: 128, ...annotations(description, example) });
 
+/** `"validateOnly": true` in a purchase's body (docs/api.md, "Dry runs: validateOnly"). */
+export const ValidateOnly = () =>
+  Type.Optional(
+    Type.Boolean({
+      description:
+        'true: run every check of the purchase (key, role, catalog, numbers, network, in-flight, stock, wallet balance) and answer whether it would go through, without buying: nothing is held, charged, written or kept with an Idempotency-Key',
+      examples: [true],
+    }),
+  );
+
+/** The answer of a purchase's dry run that would go through: `amountCharged` or `totalAmount` besides these. */
+export const dryRunFields = {
+  validateOnly: Type.Literal(true, { description: 'This was a dry run: nothing was bought' }),
+  valid: Type.Literal(true, { description: 'The purchase would go through now (one that would not answers its error instead)' }),
+};
+
 /** A string field of a record, described in the contract's words, with an example. */
 export const Text = (description: string, example?: string) => Type.String(annotations(description, example));
 

@@ -123,8 +123,9 @@ function objectProblems(data: unknown, schema: unknown, errors: ValidationError[
 function anyOfProblem(data: unknown, schema: unknown, errors: readonly ValidationError[], error: ValidationError, value: unknown): string {
   const branches = schemaAt(schema, error.schemaPath).anyOf;
   const nodes = Array.isArray(branches) ? branches.filter(isRecord) : [];
-  if (nodes.length && nodes.every((b) => 'const' in b)) {
-    const allowed = nodes.map((b) => (typeof b.const === 'string' ? b.const : JSON.stringify(b.const)));
+  // Constants, perhaps with null beside them (an optional choice that null clears: an operator's network).
+  if (nodes.length && nodes.every((b) => 'const' in b || b.type === 'null')) {
+    const allowed = nodes.map((b) => ('const' in b ? (typeof b.const === 'string' ? b.const : JSON.stringify(b.const)) : 'null'));
     return `must be one of ${allowed.join(', ')} (got ${shown(value)})`;
   }
   // When the value has the type of one alternative, what is wrong with it is that alternative's error.

@@ -20,7 +20,14 @@ const RolePrices = Type.Object(
 );
 
 const SeedOperator = Type.Object(
-  { id: Id, code: Name, name: Name, status: Type.Union([Type.Literal('Active'), Type.Literal('Inactive')]) },
+  {
+    id: Id,
+    code: Name,
+    name: Name,
+    status: Type.Union([Type.Literal('Active'), Type.Literal('Inactive')]),
+    /** The network its bundles are for (docs/seed-import.md); absent: an existing operator keeps its own, null clears it. */
+    network: Type.Optional(Type.Union([Type.Literal('MTN'), Type.Literal('TELECEL'), Type.Literal('AT'), Type.Null()])),
+  },
   { additionalProperties: false },
 );
 

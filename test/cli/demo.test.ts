@@ -4,6 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
+import Sqlite from 'better-sqlite3';
 import { demoEnvironment } from '../../src/cli/commands/demo.js';
 import { spawnCli } from '../support/cli.js';
 
@@ -94,11 +95,47 @@ describe('npm run demo listens on 127.0.0.1 unless HOST is set (its keys are pub
       assert.equal(momo.status, 201, JSON.stringify(charged));
       assert.equal(charged.data?.payment?.status, 'pay_offline');
       assert.match(banner, /^Mobile Money top-ups go to a Paystack simulator \(http:\/\/127\.0\.0\.1:\d+;/m);
+      // /docs sends its requests to the origin it is served from, with the demo's test key filled in.
+      const docs = await (await fetch(`${base}/docs/`)).text();
+      assert.ok(docs.includes('service_test_demoAmaMensahTest0001'), 'the reference page carries the demo key');
+      const servers = ((await (await fetch(`${base}/openapi.json`)).json()) as { servers: { url: string; description: string }[] }).servers;
+      assert.deepEqual(servers.map((s) => s.url), ['/']);
+      assert.doesNotMatch(JSON.stringify(servers), /8080/);
       const external = externalIPv4();
       if (external) assert.equal(await accepts(external, port), false, `reachable on ${external}`);
     } finally {
       demo.child.kill('SIGTERM');
       await demo.exited().catch(() => demo.kill());
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('a busy port: the demo names it and how to choose another, and leaves no worker heartbeat behind', { timeout: 180_000 }, async () => {
+    const blocker = net.createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as net.AddressInfo).port;
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'partner-api-demo-busy-'));
+    const file = path.join(dir, 'demo.db');
+    try {
+      const demo = spawnCli(['demo'], {
+        DATABASE_URL: `sqlite:${file}`,
+        CREDENTIALS_KEY: Buffer.alloc(32, 5).toString('base64'),
+        HOST: '',
+        PORT: String(port),
+      });
+      assert.equal(await demo.exited(), 1, demo.output());
+      assert.match(
+        demo.stderr(),
+        new RegExp(`port ${port} on 127\\.0\\.0\\.1 is already in use \\(EADDRINUSE\\): stop what listens there, or choose another port with PORT, e\\.g\\. PORT=${port + 1}$`, 'm'),
+      );
+      const db = new Sqlite(file, { readonly: true });
+      try {
+        assert.deepEqual(db.prepare('select * from worker_heartbeats').all(), [], 'no heartbeat of a worker that never served');
+      } finally {
+        db.close();
+      }
+    } finally {
+      blocker.close();
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });

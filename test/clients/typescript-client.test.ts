@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { createPartnerApi, OrderFailedError, PartnerApiError } from '../../clients/typescript/src/index.js';
+import { createPartnerApi, OrderFailedError, PartnerApiError, type ErrorCode } from '../../clients/typescript/src/index.js';
 import { CLIENT_DIR, generatedFiles } from '../../scripts/generate-client.js';
 import { startInlineWorker } from '../../src/worker/index.js';
 import { createTestApp, type TestApp } from '../support/app.js';
@@ -142,5 +142,85 @@ describe('TypeScript client', () => {
     assert.ok((await api.listTopUps({ status: 'pending' })).topUps.some((u) => u._id === topUp._id));
     await assert.rejects(api.submitTopUpOtp(topUp._id, '123456'), { name: 'PartnerApiError', code: 'TOPUP_REQUEST_FAILED', status: 409 });
     await assert.rejects(api.getTopUp('tup_nobody'), { name: 'PartnerApiError', code: 'TOPUP_NOT_FOUND', status: 404 });
+  });
+
+  test("the client's dry runs and the number's network: figures without a purchase, a refusal as the purchase's error", async () => {
+    const api = createPartnerApi({ baseUrl, apiKey: DEMO_TEST_KEY });
+    const operators = await api.listOperators();
+    assert.equal(operators.find((o) => o._id === 'op_mtn')?.network, 'MTN');
+    const before = await api.getWalletBalance();
+    const dry = await api.validateDataSingle({ ...MTN_1GB, beneficiaryMsisdn: '0244123470' });
+    assert.deepEqual(dry, {
+      validateOnly: true,
+      valid: true,
+      amountCharged: 5.4,
+      walletBalanceBefore: before.availableBalance,
+      walletBalanceAfter: Math.round((before.availableBalance - 5.4) * 100) / 100,
+    });
+    assert.deepEqual(await api.getWalletBalance(), before, 'nothing was bought');
+    await assert.rejects(api.validateDataSingle({ ...MTN_1GB, beneficiaryMsisdn: '0201234570' }), (error: unknown) => {
+      assert.ok(error instanceof PartnerApiError);
+      assert.equal(error.status, 400);
+      assert.equal(error.code, 'BUY_DATA_FAILED');
+      assert.match(error.message, /0201234570 is a Telecel number by its prefix; this is an MTN bundle\. If the number was ported to MTN, send allowPortedNumber: true/);
+      return true;
+    });
+    assert.equal((await api.validateDataSingle({ ...MTN_1GB, beneficiaryMsisdn: '0201234570', allowPortedNumber: true })).valid, true);
+    const bulk = await api.validateDataBulk({
+      operatorId: 'op_mtn',
+      productId: 'prd_mtn_data',
+      items: [
+        { packageId: 'pkg_mtn_1gb', beneficiaryMsisdn: '0244123471' },
+        { packageId: 'pkg_mtn_1gb', beneficiaryMsisdn: '0244123472' },
+      ],
+    });
+    assert.equal(bulk.recipientCount, 2);
+    // The codes are the documented ones, as a type: a code no document lists does not compile.
+    const documented: ErrorCode = 'BUY_DATA_FAILED';
+    // @ts-expect-error not a documented code
+    const undocumented: ErrorCode = 'NOT_A_CODE';
+    assert.notEqual(documented, undocumented);
+  });
+
+  test('the client: top-ups, events and webhook endpoints, with numeric limits on every list', async () => {
+    const api = createPartnerApi({ baseUrl, apiKey: DEMO_TEST_KEY });
+    const topUp = await api.requestTopUp({ amount: 25, method: 'momo', reference: 'CLIENT-TOPUP-1' });
+    assert.equal(topUp.amount, 25);
+    const topUps = await api.listTopUps({ limit: 1 });
+    assert.equal(topUps.topUps.length, 1);
+    assert.equal((await api.listOrders({ limit: 1 })).orders.length, 1);
+    const events = await api.listEvents({ limit: 1, type: 'topup.approved' });
+    assert.equal(events.events.length, 1);
+    const event = events.events[0];
+    assert.ok(event);
+    assert.equal((await api.getEvent(event._id))._id, event._id);
+
+    const endpoint = await api.createWebhookEndpoint({ url: 'http://127.0.0.1:9/hooks', events: ['topup.approved'] });
+    assert.match(endpoint.secret ?? '', /^whsec_/);
+    assert.ok((await api.listWebhookEndpoints()).endpoints.some((e) => e._id === endpoint._id));
+    // openapi-fetch sends Content-Type: application/json without a body: the API takes it.
+    await api.redeliverEvent(event._id);
+    const rotated = await api.rotateWebhookSecret(endpoint._id);
+    assert.notEqual(rotated.secret, endpoint.secret);
+    assert.equal((await api.deleteWebhookEndpoint(endpoint._id)).status, 'disabled');
+  });
+
+  test('the client, with no API where it points: a NETWORK_ERROR naming the URL it could not reach', async () => {
+    // A port that was just free: nothing listens there now.
+    const probe = net.createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const port = (probe.address() as AddressInfo).port;
+    await new Promise((resolve) => probe.close(resolve));
+    const api = createPartnerApi({ baseUrl: `http://127.0.0.1:${port}`, apiKey: DEMO_TEST_KEY });
+    await assert.rejects(api.getProfile(), (error: unknown) => {
+      assert.ok(error instanceof PartnerApiError);
+      assert.equal(error.code, 'NETWORK_ERROR');
+      assert.equal(error.status, 0);
+      assert.equal(
+        error.message,
+        `Could not reach http://127.0.0.1:${port}/api/v1/profile (ECONNREFUSED): is the Partner API running there? Check baseUrl`,
+      );
+      return true;
+    });
   });
 });

@@ -28,6 +28,27 @@ describe('cli reads: profiles, rc stock, orders show, keys list, staff, audit, -
   });
   after(() => t.close());
 
+  test("operators network sets and clears an operator's network (audited), operators list shows it; bad input is one line", async () => {
+    const set = await runCli(['operators', 'network', 'op_off', 'telecel'], env);
+    assert.equal(set.code, 0, set.stderr);
+    assert.equal(set.stdout.trim(), 'network of op_off: none -> TELECEL');
+    const list = await runCli(['operators', 'list'], env);
+    assert.match(list.stdout, /^op_off {2}Inactive {2}TELECEL {2}Dormant Networks$/m);
+    assert.match(list.stdout, /^op_a {2}Active {2}none {2}Alpha Mobile$/m);
+    const [cleared, bad, unknown] = await Promise.all([
+      runCli(['operators', 'network', 'op_off', 'none'], env),
+      runCli(['operators', 'network', 'op_off', 'Vodafone'], env),
+      runCli(['operators', 'network', 'op_nobody', 'MTN'], env),
+    ]);
+    assert.equal(cleared.stdout.trim(), 'network of op_off: TELECEL -> none');
+    assert.equal(bad.code, 1);
+    assert.equal(bad.stderr.trim(), 'network must be one of MTN, TELECEL, AT or none (got "Vodafone")');
+    assert.notEqual(unknown.code, 0);
+    assert.equal(unknown.stderr.trim(), 'refused: no operator op_nobody');
+    const [done] = await t.ctx.audit.list({ action: 'operator.network', limit: 1 });
+    assert.match(done?.actor ?? '', /^cli:/);
+  });
+
   test('--version prints the package version', async () => {
     const version = await runCli(['--version'], {});
     assert.equal(version.code, 0, version.stderr);

@@ -8,6 +8,7 @@ import { createTestApp, TEST_DIALECT, type TestApp } from '../support/app.js';
 import { offHostRequests, openBrowser, recordRequests, screenshot } from '../support/browser.js';
 import { CONSOLE_ENV, ensureStaff, PASSWORD, signIn } from '../support/console.js';
 import { KEYS } from '../support/keys.js';
+import { waitFor } from '../support/wait.js';
 
 /**
  * The console's data packages (docs/console.md, "Pages"): an admin changes a package's price, role
@@ -58,6 +59,11 @@ describe(`the console's data packages in a browser (${TEST_DIALECT})`, () => {
 
   const storedRoutes = () => t.ctx.packageRoutes.routesOf('pkg_a_1gb');
 
+  async function networkOf(operatorId: string): Promise<string | null | undefined> {
+    const res = await fetch(`${origin}/api/v1/operators`, { headers: { 'x-api-key': KEYS.agentTest } });
+    return ((await res.json()) as { data: { _id: string; network: string | null }[] }).data.find((o) => o._id === operatorId)?.network;
+  }
+
   test('an admin changes the price, a role price and the routes; the API and the audit trail show them', { timeout: 180_000 }, async (c) => {
     const browser = await openBrowser(c);
     if (!browser) return;
@@ -69,6 +75,31 @@ describe(`the console's data packages in a browser (${TEST_DIALECT})`, () => {
     await page.getByRole('heading', { name: 'Data packages', exact: true }).waitFor();
     assert.equal(await page.locator('#enabled-upstreams').first().textContent(), 'sandbox');
     await screenshot(page, 'console-packages');
+
+    // An operator's network: the API checks numbers against it from the next request; audited; cleared again.
+    await page.getByLabel('Network of op_b', { exact: true }).selectOption('TELECEL');
+    await page.locator('#operator-op_b').getByRole('button', { name: 'Save' }).click();
+    await page.getByText("Operator's network saved").waitFor();
+    assert.equal(await networkOf('op_b'), 'TELECEL');
+    const mismatch = await fetch(`${origin}/api/v1/data-bundles/buy-single`, {
+      method: 'POST',
+      headers: { 'x-api-key': KEYS.agentTest, 'content-type': 'application/json' },
+      body: JSON.stringify({ operatorId: 'op_b', productId: 'prd_b', packageId: 'pkg_b_1gb', beneficiaryMsisdn: '0244123456' }),
+    });
+    assert.equal(mismatch.status, 400);
+    assert.match(((await mismatch.json()) as { error: { message: string } }).error.message, /^0244123456 is an MTN number by its prefix; this is a Telecel bundle\./);
+    await page.getByLabel('Network of op_b', { exact: true }).selectOption('');
+    await page.locator('#operator-op_b').getByRole('button', { name: 'Save' }).click();
+    await waitFor('the network of op_b cleared', async () => (await networkOf('op_b')) === null);
+    const changes = await t.ctx.audit.list({ action: 'operator.network', limit: 2 });
+    assert.deepEqual(
+      changes.map((e) => [e.actor, e.recordId, e.detail]),
+      [
+        ['admin@staff.example', 'op_b', { before: 'TELECEL', after: null }],
+        ['admin@staff.example', 'op_b', { before: null, after: 'TELECEL' }],
+      ],
+    );
+
     await page.getByRole('link', { name: 'pkg_a_1gb', exact: true }).click();
     await page.getByRole('heading', { name: 'Package pkg_a_1gb' }).waitFor();
     assert.equal(await page.locator('#unrouted').textContent(), 'No usable route: its live orders go to the sandbox');
@@ -160,6 +191,9 @@ describe(`the console's data packages in a browser (${TEST_DIALECT})`, () => {
     if (!browser) return;
     const { page } = await newPage(browser);
     await signInAs(page, 'operator@staff.example');
+    await page.goto(`${origin}/console/packages`);
+    await page.locator('#operator-op_b .network', { hasText: 'none (not checked)' }).waitFor();
+    assert.equal(await page.getByLabel('Network of op_b').count(), 0, 'no network form for an operator');
     await page.goto(`${origin}/console/packages/pkg_a_2gb`);
     await page.getByRole('heading', { name: 'Package pkg_a_2gb' }).waitFor();
     assert.equal(await page.getByRole('button', { name: 'Save price and status' }).count(), 0);

@@ -30,8 +30,8 @@ describe('catalog reads', () => {
     assert.equal(res.status, 200);
     assert.equal(res.body.success, true);
     assert.deepEqual(res.body.data, [
-      { _id: 'op_a', code: 'OPA', name: 'Alpha Mobile', status: 'Active' },
-      { _id: 'op_b', code: 'OPB', name: 'Beta Telecom', status: 'Active' },
+      { _id: 'op_a', code: 'OPA', name: 'Alpha Mobile', status: 'Active', network: null },
+      { _id: 'op_b', code: 'OPB', name: 'Beta Telecom', status: 'Active', network: null },
     ]);
   });
 

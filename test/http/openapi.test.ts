@@ -158,7 +158,7 @@ describe('OpenAPI document', () => {
       const body = op.requestBody?.content['application/json'];
       if (body) {
         undocumentedFields(body.schema, `${method} ${path} body`, missing);
-        if (body.example === undefined) missing.push(`${method} ${path} body: no example`);
+        if (body.example === undefined && body.examples === undefined) missing.push(`${method} ${path} body: no example`);
       }
       for (const [status, response] of Object.entries<any>(op.responses)) {
         undocumentedFields(response.content?.['application/json']?.schema, `${method} ${path} ${status}`, missing);
@@ -172,7 +172,9 @@ describe('OpenAPI document', () => {
   test('examples use Ghanaian numbers and GHS, and the getting-started text lists the sandbox test numbers', () => {
     const buy = doc.paths['/api/v1/data-bundles/buy-single'].post;
     const body = buy.requestBody.content['application/json'];
-    assert.match(body.example.beneficiaryMsisdn, /^0(20|24|25|26|27|50|53|54|55|59)\d{7}$/);
+    assert.deepEqual(Object.keys(body.examples), ['purchase', 'validateOnly', 'allowPortedNumber'], 'both features shown by example');
+    for (const example of Object.values<any>(body.examples))
+      assert.match(example.value.beneficiaryMsisdn, /^0(20|24|25|26|27|50|53|54|55|59)\d{7}$/);
     assert.match(body.schema.properties.beneficiaryMsisdn.description, /0000 fails/);
     const order = doc.paths['/api/v1/orders/{orderId}'].get.responses['200'].content['application/json'].schema.properties.data;
     assert.match(order.properties.beneficiaryMsisdn.examples[0], /^233\d{9}$/);

@@ -130,4 +130,22 @@ describe('strict request bodies and control characters', () => {
     assert.equal(res.status, 201, JSON.stringify(res.body));
     assert.equal(res.body.data.note, 'Paid at Kejetia — Kumasi');
   });
+
+  test('a value outside an enum is refused naming the allowed values', async () => {
+    const res = await refused('POST', '/api/v1/top-ups/request', KEYS.agentTest, { ...TOP_UP, method: 'MoMo' }, 'TOPUP_REQUEST_FAILED');
+    assert.equal(res.body.error.message, 'body.method must be one of "momo", "bank"');
+  });
+
+  test('a POST whose contract has no body accepts an empty one sent as application/json; one with a body still needs it', async () => {
+    for (const url of ['/api/v1/events/evt_unknown/redeliver', '/api/v1/webhook-endpoints/we_unknown/rotate-secret']) {
+      const res = await t.call('POST', url, { key: KEYS.agentTest, headers: { 'content-type': 'application/json' } });
+      assert.equal(res.status, 404, `${url}: ${JSON.stringify(res.body)}`);
+      assert.match(res.body.error.code, /^(EVENT|WEBHOOK_ENDPOINT)_NOT_FOUND$/);
+      const sized = await t.call('POST', url, { key: KEYS.agentTest, headers: { 'content-type': 'application/json', 'content-length': '0' } });
+      assert.equal(sized.status, 404, `${url} with Content-Length: 0: ${JSON.stringify(sized.body)}`);
+    }
+    const empty = await t.call('POST', '/api/v1/data-bundles/buy-single', { key: KEYS.agentTest, headers: { 'content-type': 'application/json' } });
+    assert.equal(empty.status, 400);
+    assert.equal(empty.body.error.code, 'INVALID_JSON');
+  });
 });

@@ -71,7 +71,25 @@ describe('seed import (docs/seed-import.md)', () => {
     assert.equal(superAgent.body.data.price, 11.5, 'role prices removed from the file no longer apply');
   });
 
+  test("an operator's network: set by the file, kept when the file leaves it out, cleared by null", async () => {
+    const networkOfA = async () =>
+      (await t.database.db.selectFrom('operators').select('network').where('id', '=', 'op_a').executeTakeFirstOrThrow()).network;
+    const seed = fixture();
+    seed.operators[0].network = 'AT';
+    await t.ctx.seeds.import(parseSeed(JSON.stringify(seed)));
+    assert.equal(await networkOfA(), 'AT');
+    const res = await t.call('GET', '/api/v1/operators', { key: KEYS.agentLive });
+    assert.equal(res.body.data.find((o: { _id: string }) => o._id === 'op_a').network, 'AT');
+    delete seed.operators[0].network;
+    await t.ctx.seeds.import(parseSeed(JSON.stringify(seed)));
+    assert.equal(await networkOfA(), 'AT', 'left out: kept (set in the console or the CLI)');
+    seed.operators[0].network = null;
+    await t.ctx.seeds.import(parseSeed(JSON.stringify(seed)));
+    assert.equal(await networkOfA(), null);
+  });
+
   const broken: [string, (seed: ReturnType<typeof fixture>) => void, RegExp][] = [
+    ['an unknown network', (s) => (s.operators[0].network = 'Vodafone'), /^operators\[0\] \(id "op_a"\) field network: must be one of MTN, TELECEL, AT, null \(got "Vodafone"\)$/],
     ['a price with three decimals', (s) => (s.dataPackages[2].price = 1.234), /^dataPackages\[2\] \(id "pkg_a_inactive"\) field price: 1\.234/],
     ['a wrong type', (s) => (s.profiles[3].role = 'Boss'), /^profiles\[3\] \(id "usr_staff"\) field role: must be one of Agent, SuperAgent, Customer, Staff \(got "Boss"\)$/],
     ['an unknown product', (s) => (s.dataPackages[4].productId = 'prd_missing'), /^dataPackages\[4\] \(id "pkg_b_1gb"\): productId "prd_missing" does not exist/],

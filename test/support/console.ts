@@ -306,6 +306,13 @@ export const CONSOLE_ROUTES: ConsoleRouteCase[] = [
     params: () => ({ id: 'pkg_a_2gb' }),
     form: (_r, n) => ({ r0_provider: 'reloadly', r0_operatorId: String(600 + n), r0_amount: '20.50', r1_provider: 'sandbox' }),
   },
+  {
+    method: 'POST',
+    url: '/console/operators/:id/network',
+    role: 'admin',
+    params: () => ({ id: 'op_off' }),
+    form: (_r, n) => ({ network: ['MTN', 'TELECEL', 'AT', ''][n % 4] ?? '' }),
+  },
   { method: 'GET', url: '/console/partners', role: 'viewer' },
   { method: 'GET', url: '/console/partners/:id', role: 'viewer', params: () => ({ id: 'usr_super' }) },
   {

@@ -8,7 +8,10 @@
  * - the envelope unwrapped: a call returns `data`, or throws a PartnerApiError carrying `code`;
  * - an Idempotency-Key generated for every purchase that is not given one, so a retry of the
  *   same call object never buys twice;
- * - polling an order until it is final.
+ * - polling an order until it is final;
+ * - dry runs (validateOnly) typed apart from purchases, list `limit`s as numbers everywhere, and
+ *   helpers for top-ups, events and webhook endpoints;
+ * - a transport failure that names the URL it could not reach.
  *
  *   const api = createPartnerApi({ baseUrl: 'http://127.0.0.1:8080', apiKey: 'service_test_…' });
  *   const order = await api.buyDataSingle({ operatorId: 'op_mtn', productId: 'prd_mtn_data', packageId: 'pkg_mtn_1gb', beneficiaryMsisdn: '0244123456' });
@@ -31,22 +34,45 @@ type Body<Op extends keyof operations> = operations[Op] extends { requestBody?: 
   : never;
 /** The query parameters of an operation. */
 type Query<Op extends keyof operations> = operations[Op] extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
+/**
+ * The query of a list: `limit` is a number for every list (the orders and events endpoints take it
+ * as text on the wire, the top-ups endpoint as an integer; the client sends what each expects).
+ */
+type ListQuery<Op extends keyof operations> = Omit<Query<Op>, 'limit'> & { limit?: number };
+/** A purchase's answer, without the dry run's. */
+type Purchased<T> = Exclude<T, { validateOnly: true }>;
+/** A dry run's answer (validateOnly: true). */
+type DryRun<T> = Extract<T, { validateOnly: true }>;
+/** A purchase's body, without validateOnly: the dry-run helpers add it. */
+type PurchaseBody<Op extends keyof operations> = Omit<Body<Op>, 'validateOnly'>;
 
 export type Profile = Data<'getProfile'>;
 export type WalletBalance = Data<'getWalletBalance'>;
 export type Operator = Data<'listOperators'>[number];
 export type DataPackage = Data<'listDataPackages'>[number];
-export type BuySingleBody = Body<'buyDataSingle'>;
-export type BuySingleResult = Data<'buyDataSingle'>;
-export type BuyBulkBody = Body<'buyDataBulk'>;
-export type BuyBulkResult = Data<'buyDataBulk'>;
+export type BuySingleBody = PurchaseBody<'buyDataSingle'>;
+export type BuySingleResult = Purchased<Data<'buyDataSingle'>>;
+export type BuySingleDryRun = DryRun<Data<'buyDataSingle'>>;
+export type BuyBulkBody = PurchaseBody<'buyDataBulk'>;
+export type BuyBulkResult = Purchased<Data<'buyDataBulk'>>;
+export type BuyBulkDryRun = DryRun<Data<'buyDataBulk'>>;
 export type Order = Data<'getOrder'>;
 export type OrderStatus = Data<'getOrderStatus'>;
 export type OrderPage = Data<'listOrders'>;
-export type ResultCheckerPurchase = Data<'buyResultCheckerSingle'>;
+export type ResultCheckerPurchase = Purchased<Data<'buyResultCheckerSingle'>>;
+export type ResultCheckerDryRun = DryRun<Data<'buyResultCheckerSingle'>>;
+export type ResultCheckerBulkPurchase = Purchased<Data<'buyResultCheckerBulk'>>;
+export type ResultCheckerBulkDryRun = DryRun<Data<'buyResultCheckerBulk'>>;
 export type TopUp = Data<'requestTopUp'>;
-/** Every code the API documents. */
-export type ErrorCode = string;
+export type TopUpPage = Data<'listTopUps'>;
+export type Event = Data<'getEvent'>;
+export type EventPage = Data<'listEvents'>;
+export type WebhookEndpoint = Data<'createWebhookEndpoint'>;
+/** Every code the API documents (docs/errors.md), as its document lists them. */
+export type ApiErrorCode = components['schemas']['ErrorEnvelope']['error']['code'];
+/** Codes of the client itself: no answer came (NETWORK_ERROR), a wait ran out, an order failed, an answer that was not the envelope. */
+export type ClientErrorCode = 'NETWORK_ERROR' | 'WAIT_TIMEOUT' | 'ORDER_FAILED' | `HTTP_${number}`;
+export type ErrorCode = ApiErrorCode | ClientErrorCode;
 
 /** A refusal of the API (or a transport problem), with the documented `code` to act on. */
 export class PartnerApiError extends Error {
@@ -109,6 +135,7 @@ async function unwrap<T extends { data: unknown }>(call: Promise<Answer<T>>): Pr
   try {
     answer = await call;
   } catch (error) {
+    if (error instanceof PartnerApiError) throw error;
     throw new PartnerApiError('NETWORK_ERROR', error instanceof Error ? error.message : String(error), 0);
   }
   const { data, error, response } = answer;
@@ -117,7 +144,7 @@ async function unwrap<T extends { data: unknown }>(call: Promise<Answer<T>>): Pr
   const refusal = (error as { error?: { code?: unknown; message?: unknown; orderId?: unknown } } | undefined)?.error;
   if (refusal && typeof refusal.code === 'string') {
     const orderId = typeof refusal.orderId === 'string' ? refusal.orderId : null;
-    throw new PartnerApiError(refusal.code, typeof refusal.message === 'string' ? refusal.message : refusal.code, response.status, requestId, orderId);
+    throw new PartnerApiError(refusal.code as ApiErrorCode, typeof refusal.message === 'string' ? refusal.message : refusal.code, response.status, requestId, orderId);
   }
   throw new PartnerApiError(
     `HTTP_${response.status}`,
@@ -142,11 +169,41 @@ const sleep = (ms: number, signal?: AbortSignal) =>
 
 const newIdempotencyKey = () => globalThis.crypto.randomUUID();
 
+/** Why a request got no answer, as the platform tells it (`ECONNREFUSED`, `ENOTFOUND`, …). */
+function transportCause(error: unknown): string {
+  const cause = error instanceof Error ? (error.cause as { code?: unknown; message?: unknown } | undefined) : undefined;
+  if (typeof cause?.code === 'string') return cause.code;
+  if (typeof cause?.message === 'string') return cause.message;
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** `fetch`, with a failure that names the URL it could not reach (fetch itself says only "fetch failed"). */
+function reaching(base: typeof fetch): typeof fetch {
+  return async (input, init) => {
+    try {
+      return await base(input, init);
+    } catch (error) {
+      if (error instanceof Error && error.name === 'AbortError') throw error;
+      const url = input instanceof Request ? input.url : String(input);
+      throw new PartnerApiError(
+        'NETWORK_ERROR',
+        `Could not reach ${url} (${transportCause(error)}): is the Partner API running there? Check baseUrl`,
+        0,
+      );
+    }
+  };
+}
+
+/** A list query as the wire takes it: `limit` as text where the endpoint reads text. */
+const textLimit = <Q extends { limit?: number }>(query: Q) =>
+  ({ ...query, ...(query.limit === undefined ? {} : { limit: String(query.limit) }) }) as Omit<Q, 'limit'> & { limit?: string };
+
 export function createPartnerApi(options: PartnerApiOptions) {
   const client: Client<paths> = createClient<paths>({
     baseUrl: options.baseUrl.replace(/\/+$/, ''),
     headers: { 'X-API-KEY': options.apiKey },
-    ...(options.fetch ? { fetch: options.fetch } : {}),
+    // Resolved at call time, so a fetch replaced globally later (tests, polyfills) is the one used.
+    fetch: reaching(options.fetch ?? ((input, init) => globalThis.fetch(input, init))),
   });
   const key = (given?: PurchaseOptions) => ({ 'idempotency-key': given?.idempotencyKey ?? newIdempotencyKey() });
 
@@ -165,28 +222,43 @@ export function createPartnerApi(options: PartnerApiOptions) {
     getDataPackage: (packageId: string) =>
       unwrap(client.GET('/api/v1/packages/{packageId}', { params: { path: { packageId } } })),
 
-    /** Buys a bundle for one recipient: the order is `processing`; follow it with waitForOrder. */
+    /**
+     * Buys a bundle for one recipient: the order is `processing`; follow it with waitForOrder.
+     * `allowPortedNumber: true` skips the check of the number's network (a ported number).
+     */
     buyDataSingle: (body: BuySingleBody, purchase?: PurchaseOptions) =>
-      unwrap(client.POST('/api/v1/data-bundles/buy-single', { body, params: { header: key(purchase) } })),
+      unwrap(client.POST('/api/v1/data-bundles/buy-single', { body, params: { header: key(purchase) } })) as Promise<BuySingleResult>,
+    /** Would this purchase go through? Every check runs; nothing is bought (validateOnly). A refusal throws as the purchase would. */
+    validateDataSingle: (body: BuySingleBody) =>
+      unwrap(client.POST('/api/v1/data-bundles/buy-single', { body: { ...body, validateOnly: true } })) as Promise<BuySingleDryRun>,
     /** Buys bundles for 2 to 20 recipients (Agent, SuperAgent) as one order. */
     buyDataBulk: (body: BuyBulkBody, purchase?: PurchaseOptions) =>
-      unwrap(client.POST('/api/v1/data-bundles/buy-bulk', { body, params: { header: key(purchase) } })),
+      unwrap(client.POST('/api/v1/data-bundles/buy-bulk', { body, params: { header: key(purchase) } })) as Promise<BuyBulkResult>,
+    /** buy-bulk's dry run (validateOnly). */
+    validateDataBulk: (body: BuyBulkBody) =>
+      unwrap(client.POST('/api/v1/data-bundles/buy-bulk', { body: { ...body, validateOnly: true } })) as Promise<BuyBulkDryRun>,
     retryBulkRecipient: (body: Body<'retryBulkRecipient'>, purchase?: PurchaseOptions) =>
       unwrap(client.POST('/api/v1/data-bundles/retry-recipient', { body, params: { header: key(purchase) } })),
 
-    listOrders: (query: Query<'listOrders'> = {}) => unwrap(client.GET('/api/v1/orders', { params: { query } })),
+    listOrders: (query: ListQuery<'listOrders'> = {}) => unwrap(client.GET('/api/v1/orders', { params: { query: textLimit(query) } })),
     getOrder: (orderId: string) => unwrap(client.GET('/api/v1/orders/{orderId}', { params: { path: { orderId } } })),
     getOrderStatus: (orderId: string) => unwrap(client.GET('/api/v1/orders/{orderId}/status', { params: { path: { orderId } } })),
 
     listResultCheckerPackages: () => unwrap(client.GET('/api/v1/result-checker/packages')),
-    buyResultCheckerSingle: (body: Body<'buyResultCheckerSingle'>, purchase?: PurchaseOptions) =>
-      unwrap(client.POST('/api/v1/result-checker/buy-single', { body, params: { header: key(purchase) } })),
-    buyResultCheckerBulk: (body: Body<'buyResultCheckerBulk'>, purchase?: PurchaseOptions) =>
-      unwrap(client.POST('/api/v1/result-checker/buy-bulk', { body, params: { header: key(purchase) } })),
+    buyResultCheckerSingle: (body: PurchaseBody<'buyResultCheckerSingle'>, purchase?: PurchaseOptions) =>
+      unwrap(client.POST('/api/v1/result-checker/buy-single', { body, params: { header: key(purchase) } })) as Promise<ResultCheckerPurchase>,
+    validateResultCheckerSingle: (body: PurchaseBody<'buyResultCheckerSingle'>) =>
+      unwrap(client.POST('/api/v1/result-checker/buy-single', { body: { ...body, validateOnly: true } })) as Promise<ResultCheckerDryRun>,
+    buyResultCheckerBulk: (body: PurchaseBody<'buyResultCheckerBulk'>, purchase?: PurchaseOptions) =>
+      unwrap(client.POST('/api/v1/result-checker/buy-bulk', { body, params: { header: key(purchase) } })) as Promise<ResultCheckerBulkPurchase>,
+    validateResultCheckerBulk: (body: PurchaseBody<'buyResultCheckerBulk'>) =>
+      unwrap(client.POST('/api/v1/result-checker/buy-bulk', { body: { ...body, validateOnly: true } })) as Promise<ResultCheckerBulkDryRun>,
+    getResultCheckerTransaction: (orderId: string) =>
+      unwrap(client.GET('/api/v1/result-checker/orders/{orderId}/status', { params: { path: { orderId } } })),
 
     requestTopUp: (body: Body<'requestTopUp'>, purchase?: PurchaseOptions) =>
       unwrap(client.POST('/api/v1/top-ups/request', { body, params: { header: key(purchase) } })),
-    listTopUps: (query: Query<'listTopUps'> = {}) => unwrap(client.GET('/api/v1/top-ups', { params: { query } })),
+    listTopUps: (query: ListQuery<'listTopUps'> = {}) => unwrap(client.GET('/api/v1/top-ups', { params: { query } })),
     /** Charges a Mobile Money wallet through Paystack: the top-up is pending until the payer approves; follow it with getTopUp. */
     topUpByMobileMoney: (body: Body<'topUpByMobileMoney'>, purchase?: PurchaseOptions) =>
       unwrap(client.POST('/api/v1/top-ups/mobile-money', { body, params: { header: key(purchase) } })),
@@ -194,6 +266,24 @@ export function createPartnerApi(options: PartnerApiOptions) {
     submitTopUpOtp: (topUpId: string, otp: string, purchase?: PurchaseOptions) =>
       unwrap(client.POST('/api/v1/top-ups/{topUpId}/otp', { body: { otp }, params: { path: { topUpId }, header: key(purchase) } })),
     getTopUp: (topUpId: string) => unwrap(client.GET('/api/v1/top-ups/{topUpId}', { params: { path: { topUpId } } })),
+
+    /** Events, newest first (`isDone`, `continueCursor` page on). */
+    listEvents: (query: ListQuery<'listEvents'> = {}) => unwrap(client.GET('/api/v1/events', { params: { query: textLimit(query) } })),
+    /** One event, with its deliveries to your endpoints. */
+    getEvent: (eventId: string) => unwrap(client.GET('/api/v1/events/{eventId}', { params: { path: { eventId } } })),
+    /** Queues the event again to every enabled endpoint subscribed to its type. */
+    redeliverEvent: (eventId: string) => unwrap(client.POST('/api/v1/events/{eventId}/redeliver', { params: { path: { eventId } } })),
+
+    /** Registers a webhook endpoint: the answer holds its `secret` (whsec_…), shown only here. */
+    createWebhookEndpoint: (body: Body<'createWebhookEndpoint'>, purchase?: PurchaseOptions) =>
+      unwrap(client.POST('/api/v1/webhook-endpoints', { body, params: { header: key(purchase) } })),
+    listWebhookEndpoints: () => unwrap(client.GET('/api/v1/webhook-endpoints')),
+    /** Disables an endpoint: its deliveries stop. */
+    deleteWebhookEndpoint: (endpointId: string) =>
+      unwrap(client.DELETE('/api/v1/webhook-endpoints/{endpointId}', { params: { path: { endpointId } } })),
+    /** A new secret; the old one still signs for 24 hours. */
+    rotateWebhookSecret: (endpointId: string) =>
+      unwrap(client.POST('/api/v1/webhook-endpoints/{endpointId}/rotate-secret', { params: { path: { endpointId } } })),
 
     /** Polls GET /orders/{orderId}/status until the order is Completed, Failed or Reversed, and returns that status. */
     async waitForOrder(orderId: string, wait: WaitOptions = {}): Promise<OrderStatus> {

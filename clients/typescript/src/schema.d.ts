@@ -729,10 +729,11 @@ export interface components {
                  */
                 message: string;
                 /**
-                 * @description What went wrong, for programs: one of the documented codes
+                 * @description What went wrong, for programs: one of the documented codes (docs/errors.md)
                  * @example ORDER_NOT_FOUND
+                 * @enum {string}
                  */
-                code: string;
+                code: "UNAUTHORIZED" | "INVALID_JSON" | "INVALID_REQUEST" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PROFILE_NOT_FOUND" | "PROFILE_SUSPENDED" | "ORDER_NOT_FOUND" | "PACKAGE_NOT_FOUND" | "INVALID_ORDER_TYPE" | "TOPUP_REQUEST_FAILED" | "TOPUP_NOT_FOUND" | "TOPUP_METHOD_UNAVAILABLE" | "TOPUP_GATEWAY_FAILED" | "BUY_DATA_FAILED" | "BUY_DATA_BULK_FAILED" | "RC_WALLET_BUY_FAILED" | "RC_WALLET_BULK_BUY_FAILED" | "INTERNAL_ERROR" | "RATE_LIMITED" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_USE" | "EVENT_NOT_FOUND" | "WEBHOOK_ENDPOINT_INVALID" | "WEBHOOK_ENDPOINT_NOT_FOUND";
                 /**
                  * @description The order the refusal is about (a repeated paymentReference)
                  * @example ord_01kasq4d7mz8y3b2x6vw9n5r1t
@@ -1347,6 +1348,11 @@ export interface operations {
                              * @example Active
                              */
                             status: string;
+                            /**
+                             * @description The network its bundles are for (MTN, TELECEL or AT): a recipient's number of another network by its prefix is refused unless allowPortedNumber is sent; null: numbers are not checked
+                             * @example MTN
+                             */
+                            network: ("MTN" | "TELECEL" | "AT") | null;
                         }[];
                     };
                 };
@@ -1959,12 +1965,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "packageId": "rcp_wassce",
-                 *       "recipientPhone": "0244123456"
-                 *     }
-                 */
                 "application/json": {
                     /**
                      * @description The package (rcPackages id)
@@ -1976,6 +1976,11 @@ export interface operations {
                      * @example 0244123456
                      */
                     recipientPhone: string;
+                    /**
+                     * @description true: run every check of the purchase (key, role, catalog, numbers, network, in-flight, stock, wallet balance) and answer whether it would go through, without buying: nothing is held, charged, written or kept with an Idempotency-Key
+                     * @example true
+                     */
+                    validateOnly?: boolean;
                 };
             };
         };
@@ -2022,6 +2027,32 @@ export interface operations {
                              * @constant
                              */
                             status: "completed";
+                        } | {
+                            /**
+                             * @description This was a dry run: nothing was bought
+                             * @constant
+                             */
+                            validateOnly: true;
+                            /**
+                             * @description The purchase would go through now (one that would not answers its error instead)
+                             * @constant
+                             */
+                            valid: true;
+                            /**
+                             * @description GHS the purchase would debit
+                             * @example 17.5
+                             */
+                            amountCharged: number;
+                            /**
+                             * @description Available balance now, GHS
+                             * @example 488
+                             */
+                            walletBalanceBefore: number;
+                            /**
+                             * @description Available balance after the purchase, were it made now
+                             * @example 470.5
+                             */
+                            walletBalanceAfter: number;
                         };
                     };
                 };
@@ -2145,20 +2176,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "items": [
-                 *         {
-                 *           "packageId": "rcp_wassce",
-                 *           "recipientPhone": "0244123456"
-                 *         },
-                 *         {
-                 *           "packageId": "rcp_bece",
-                 *           "recipientPhone": "0201234567"
-                 *         }
-                 *       ]
-                 *     }
-                 */
                 "application/json": {
                     /** @description 1 to 20 items (outside that: 400) */
                     items: {
@@ -2173,6 +2190,11 @@ export interface operations {
                          */
                         recipientPhone: string;
                     }[];
+                    /**
+                     * @description true: run every check of the purchase (key, role, catalog, numbers, network, in-flight, stock, wallet balance) and answer whether it would go through, without buying: nothing is held, charged, written or kept with an Idempotency-Key
+                     * @example true
+                     */
+                    validateOnly?: boolean;
                 };
             };
         };
@@ -2258,6 +2280,63 @@ export interface operations {
                              * @constant
                              */
                             status: "completed";
+                        } | {
+                            /**
+                             * @description This was a dry run: nothing was bought
+                             * @constant
+                             */
+                            validateOnly: true;
+                            /**
+                             * @description The purchase would go through now (one that would not answers its error instead)
+                             * @constant
+                             */
+                            valid: true;
+                            /**
+                             * @description GHS the purchase would finally charge (items that would fail are not charged)
+                             * @example 17.5
+                             */
+                            totalAmount: number;
+                            /**
+                             * @description Available balance now, GHS
+                             * @example 488
+                             */
+                            walletBalanceBefore: number;
+                            /**
+                             * @description Available balance after the purchase, were it made now
+                             * @example 470.5
+                             */
+                            walletBalanceAfter: number;
+                            /** @description The items that would fail, as the purchase would list them; empty when none */
+                            failures: {
+                                /**
+                                 * @description Position of the item in the request (from 0)
+                                 * @example 1
+                                 */
+                                index: number;
+                                /**
+                                 * @description The package of the item
+                                 * @example rcp_bece
+                                 */
+                                packageId: string;
+                                /**
+                                 * @description As given in the request
+                                 * @example 0201234567
+                                 */
+                                recipientPhone: string;
+                                /** @description Why this item failed; it was refunded */
+                                error: {
+                                    /**
+                                     * @description Why it failed
+                                     * @example RC_WALLET_BULK_BUY_FAILED
+                                     */
+                                    code: string;
+                                    /**
+                                     * @description For people
+                                     * @example No BECE credential in stock
+                                     */
+                                    message: string;
+                                };
+                            }[];
                         };
                     };
                 };
@@ -2540,15 +2619,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "operatorId": "op_mtn",
-                 *       "productId": "prd_mtn_data",
-                 *       "packageId": "pkg_mtn_1gb",
-                 *       "beneficiaryMsisdn": "0244123456",
-                 *       "paymentReference": "INV-2026-00417"
-                 *     }
-                 */
                 "application/json": {
                     /**
                      * @description The package to buy (packages id)
@@ -2580,6 +2650,16 @@ export interface operations {
                      * @example anon_5d1c9e
                      */
                     anonymousId?: string;
+                    /**
+                     * @description true: skip the network check of beneficiaryMsisdn (a number ported from the network of its prefix to the operator's); docs/api.md, "The number's network"
+                     * @example true
+                     */
+                    allowPortedNumber?: boolean;
+                    /**
+                     * @description true: run every check of the purchase (key, role, catalog, numbers, network, in-flight, stock, wallet balance) and answer whether it would go through, without buying: nothing is held, charged, written or kept with an Idempotency-Key
+                     * @example true
+                     */
+                    validateOnly?: boolean;
                 };
             };
         };
@@ -2635,6 +2715,32 @@ export interface operations {
                             walletBalanceBefore: number;
                             /**
                              * @description Available balance after the charge: before minus amountCharged
+                             * @example 482.6
+                             */
+                            walletBalanceAfter: number;
+                        } | {
+                            /**
+                             * @description This was a dry run: nothing was bought
+                             * @constant
+                             */
+                            validateOnly: true;
+                            /**
+                             * @description The purchase would go through now (one that would not answers its error instead)
+                             * @constant
+                             */
+                            valid: true;
+                            /**
+                             * @description GHS the purchase would take from the available balance
+                             * @example 5.4
+                             */
+                            amountCharged: number;
+                            /**
+                             * @description Available balance now, GHS
+                             * @example 488
+                             */
+                            walletBalanceBefore: number;
+                            /**
+                             * @description Available balance after the purchase, were it made now
                              * @example 482.6
                              */
                             walletBalanceAfter: number;
@@ -2761,22 +2867,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "operatorId": "op_mtn",
-                 *       "productId": "prd_mtn_data",
-                 *       "items": [
-                 *         {
-                 *           "packageId": "pkg_mtn_1gb",
-                 *           "beneficiaryMsisdn": "0244123456"
-                 *         },
-                 *         {
-                 *           "packageId": "pkg_mtn_2gb",
-                 *           "beneficiaryMsisdn": "0244123457"
-                 *         }
-                 *       ]
-                 *     }
-                 */
                 "application/json": {
                     /**
                      * @description operators id (every item is of this operator)
@@ -2800,7 +2890,17 @@ export interface operations {
                          * @example 0244123456
                          */
                         beneficiaryMsisdn: string;
+                        /**
+                         * @description true: skip the network check of this item's number (a number ported from the network of its prefix to the operator's); docs/api.md, "The number's network"
+                         * @example true
+                         */
+                        allowPortedNumber?: boolean;
                     }[];
+                    /**
+                     * @description true: run every check of the purchase (key, role, catalog, numbers, network, in-flight, stock, wallet balance) and answer whether it would go through, without buying: nothing is held, charged, written or kept with an Idempotency-Key
+                     * @example true
+                     */
+                    validateOnly?: boolean;
                 };
             };
         };
@@ -2861,6 +2961,37 @@ export interface operations {
                             walletBalanceBefore: number;
                             /**
                              * @description Available balance after the charge: before minus totalAmount
+                             * @example 472.2
+                             */
+                            walletBalanceAfter: number;
+                        } | {
+                            /**
+                             * @description This was a dry run: nothing was bought
+                             * @constant
+                             */
+                            validateOnly: true;
+                            /**
+                             * @description The purchase would go through now (one that would not answers its error instead)
+                             * @constant
+                             */
+                            valid: true;
+                            /**
+                             * @description GHS the purchase would hold for all recipients
+                             * @example 15.8
+                             */
+                            totalAmount: number;
+                            /**
+                             * @description Recipients in the order
+                             * @example 2
+                             */
+                            recipientCount: number;
+                            /**
+                             * @description Available balance now, GHS
+                             * @example 488
+                             */
+                            walletBalanceBefore: number;
+                            /**
+                             * @description Available balance after the purchase, were it made now
                              * @example 472.2
                              */
                             walletBalanceAfter: number;

@@ -100,7 +100,7 @@ export function register(program: Command): void {
       console.log(formatSummary(await importSeedFile(rt, DEMO_SEED)));
       const consoleOn = rt.ctx.config.console.enabled;
       const staffPassword = consoleOn ? await demoStaffLogin(rt.ctx) : null;
-      const { url } = await serve(rt);
+      const { url } = await serve(rt, undefined, { docsApiKey: DEMO_KEY });
       console.log(
         [
           '',

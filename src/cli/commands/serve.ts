@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import type { BuildAppOptions } from '../../app.js';
 import { Lifecycle } from '../../ops/lifecycle.js';
 import { startBootListener } from '../../ops/listeners.js';
 import { startServer, type BackgroundTask } from '../../server.js';
@@ -6,10 +7,14 @@ import { checkRoutesBeforeStart } from '../route-check.js';
 import { openRuntime, type Runtime } from '../runtime.js';
 import { backgroundTasks } from './worker.js';
 
-export async function serve(rt: Runtime, lifecycle: Lifecycle = new Lifecycle()): Promise<{ url: string }> {
+export async function serve(
+  rt: Runtime,
+  lifecycle: Lifecycle = new Lifecycle(),
+  appOptions: Pick<BuildAppOptions, 'docsApiKey'> = {},
+): Promise<{ url: string }> {
   await checkRoutesBeforeStart(rt);
   const tasks: BackgroundTask[] = rt.ctx.config.worker === 'inline' ? backgroundTasks(rt) : [];
-  const server = await startServer(rt.ctx, rt.logger, tasks, () => rt.close(), lifecycle);
+  const server = await startServer(rt.ctx, rt.logger, tasks, () => rt.close(), lifecycle, appOptions);
   rt.logger.info({ url: server.url, worker: rt.ctx.config.worker }, 'partner-api listening');
   return { url: server.url };
 }

@@ -14,6 +14,10 @@ import { HttpError } from '../errors.js';
 const VALID_KEY = /^[\x20-\x7e]{1,255}$/;
 const KEPT_REFUSALS = new Set([402, 403, 404, 409, 422]);
 
+/** A purchase's dry run (docs/api.md, "Dry runs: validateOnly") writes nothing, so it neither takes nor keeps a key. */
+const isDryRun = (body: unknown) =>
+  typeof body === 'object' && body !== null && (body as { validateOnly?: unknown }).validateOnly === true;
+
 /** The status the route answers a success with (its one 2xx: 201 for a creation, 202 for a queued job, else 200). */
 function successStatus(request: FastifyRequest): number {
   const responses = (request.routeOptions.schema?.response ?? {}) as Record<string, unknown>;
@@ -51,6 +55,7 @@ export function idempotentPosts(app: FastifyInstance, keys: IdempotencyService):
         'Idempotency-Key must be 1 to 255 printable ASCII characters, sent once',
       );
     }
+    if (isDryRun(request.body)) return;
     const path = request.url.split('?')[0] ?? request.url;
     const begun = await keys.begin(request.auth, header, fingerprintOf(request.method, path, request.body));
     switch (begun.kind) {

@@ -49,6 +49,7 @@ export const AUDIT_ACTIONS = [
   'wallet.adjust',
   'wallet.adjust.approve',
   'wallet.adjust.reject',
+  'operator.network',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

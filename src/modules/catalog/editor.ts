@@ -1,13 +1,14 @@
 import type { Database } from '../../db/connection.js';
 import { conflict, invalid, notFound } from '../../domain/errors.js';
+import { NETWORKS, type Network } from '../../domain/networks.js';
 import { ROLES, type Clock, type Role } from '../../domain/types.js';
 import { toGhs } from '../../lib/money.js';
 import type { Actor, AuditTrail } from '../audit/service.js';
 import type { PackageRouteRepository } from '../package-routes/repository.js';
 import { describeEnabled, usable, type RoutingPolicy } from '../package-routes/service.js';
-import type { CatalogRepository, PackagePricing, StaffPackageRow } from './repository.js';
+import type { CatalogRepository, PackagePricing, StaffOperatorRow, StaffPackageRow } from './repository.js';
 
-export type { PackagePricing, StaffPackageRow } from './repository.js';
+export type { PackagePricing, StaffOperatorRow, StaffPackageRow } from './repository.js';
 
 /** The most a package may cost (pesewas): GHS 10,000,000, the seed file's limit too. */
 const MAX_PRICE = 1_000_000_000;
@@ -80,6 +81,36 @@ export class PackageEditor {
         after: pricingInGhs(change),
       });
       return { before, after: change };
+    });
+  }
+
+  operators(): Promise<StaffOperatorRow[]> {
+    return this.catalog.operatorsForStaff();
+  }
+
+  /**
+   * Sets (or, with null, clears) the network an operator's bundles are for (docs/api.md, "The
+   * number's network"), audited as `operator.network` with the catalog version bumped in the same
+   * unit, so every process checks numbers against it from its next request.
+   */
+  async setOperatorNetwork(
+    actor: Actor,
+    operatorId: string,
+    network: Network | null,
+  ): Promise<{ before: Network | null; after: Network | null }> {
+    if (network !== null && !NETWORKS.includes(network)) {
+      throw invalid('INVALID_REQUEST', `network must be one of ${NETWORKS.join(', ')}, or none`);
+    }
+    return this.database.unit(async (tx) => {
+      const found = await this.catalog.networkOf(tx, operatorId);
+      if (!found) throw notFound('NOT_FOUND', `no operator ${operatorId}`);
+      await this.catalog.setNetwork(tx, operatorId, network, this.clock());
+      await this.catalog.bumpVersion(tx);
+      await this.audit.record(tx, actor, 'operator.network', { type: 'operator', id: operatorId }, {
+        before: found.network,
+        after: network,
+      });
+      return { before: found.network, after: network };
     });
   }
 }

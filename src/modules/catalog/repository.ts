@@ -1,6 +1,7 @@
 import type { Database } from '../../db/connection.js';
 import type { Statements } from '../../db/statements.js';
 import type { Tx } from '../../db/unit-of-work.js';
+import type { Network } from '../../domain/networks.js';
 import type { Role } from '../../domain/types.js';
 
 /*
@@ -19,6 +20,17 @@ export interface OperatorRow {
   code: string;
   name: string;
   status: 'Active' | 'Inactive';
+  /** Absent: an operator that exists keeps its network (a new one has none); null clears it. */
+  network?: Network | null;
+}
+
+/** An operator as staff see it. */
+export interface StaffOperatorRow {
+  id: string;
+  code: string;
+  name: string;
+  status: string;
+  network: Network | null;
 }
 
 export interface ProductRow {
@@ -94,7 +106,7 @@ export class CatalogRepository {
   async loadRows() {
     const db = this.database.read;
     const [operators, products, packages, prices] = await Promise.all([
-      db.selectFrom('operators').select(['id', 'code', 'name', 'status']).execute(),
+      db.selectFrom('operators').select(['id', 'code', 'name', 'status', 'network']).execute(),
       db.selectFrom('products').select(['id', 'name', 'operator_id', 'status']).execute(),
       db
         .selectFrom('data_packages')
@@ -117,7 +129,7 @@ export class CatalogRepository {
   }
 
   async upsertOperator(tx: Tx, o: OperatorRow, now: number): Promise<void> {
-    const row = { code: o.code, name: o.name, status: o.status, updated_at: now };
+    const row = { code: o.code, name: o.name, status: o.status, updated_at: now, ...(o.network === undefined ? {} : { network: o.network }) };
     await tx.execute(
       tx.qb
         .insertInto('operators')
@@ -158,6 +170,23 @@ export class CatalogRepository {
     if (p.rolePrices.length > 0) {
       await tx.execute(tx.qb.insertInto('data_package_prices').values(p.rolePrices.map((r) => ({ package_id: p.id, ...r }))));
     }
+  }
+
+  // ---- staff (console, CLI): operators and their networks ----
+
+  async operatorsForStaff(operatorId?: string): Promise<StaffOperatorRow[]> {
+    let query = this.database.read.selectFrom('operators').select(['id', 'code', 'name', 'status', 'network']).orderBy('name').orderBy('id');
+    if (operatorId !== undefined) query = query.where('id', '=', operatorId);
+    return query.execute();
+  }
+
+  /** The operator's network in the unit `tx`; undefined: no such operator. */
+  async networkOf(tx: Tx, operatorId: string): Promise<{ network: Network | null } | undefined> {
+    return (await tx.execute(tx.qb.selectFrom('operators').select('network').where('id', '=', operatorId))).rows[0];
+  }
+
+  async setNetwork(tx: Tx, operatorId: string, network: Network | null, now: number): Promise<void> {
+    await tx.execute(tx.qb.updateTable('operators').set({ network, updated_at: now }).where('id', '=', operatorId));
   }
 
   // ---- staff (console): every package as it is stored, and its price and status changed ----

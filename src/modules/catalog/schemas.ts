@@ -1,12 +1,22 @@
 import { Type, type Static } from 'typebox';
 import { Ghs, Id, Success, Text } from '../../lib/wire.js';
 
+/** An operator's network (docs/api.md, "The number's network"). */
+export const NetworkName = Type.Union([Type.Literal('MTN'), Type.Literal('TELECEL'), Type.Literal('AT')], {
+  description: 'A Ghana mobile network: MTN, TELECEL or AT',
+});
+
 /** An operator, as GET /api/v1/operators lists it. */
 export const Operator = Type.Object({
   _id: Text('Operator id', 'op_mtn'),
   code: Text('Internal operator code', 'MTN'),
   name: Text('Operator name', 'MTN Ghana'),
   status: Text('Active or Inactive', 'Active'),
+  network: Type.Union([NetworkName, Type.Null()], {
+    description:
+      "The network its bundles are for (MTN, TELECEL or AT): a recipient's number of another network by its prefix is refused unless allowPortedNumber is sent; null: numbers are not checked",
+    examples: ['MTN'],
+  }),
 });
 export type Operator = Static<typeof Operator>;
 

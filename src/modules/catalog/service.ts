@@ -71,7 +71,7 @@ export class CatalogService {
   async operators(version?: number): Promise<Operator[]> {
     return (await this.snapshot(version))
       .activeOperators()
-      .map((o) => ({ _id: o.id, code: o.code, name: o.name, status: o.status }));
+      .map((o) => ({ _id: o.id, code: o.code, name: o.name, status: o.status, network: o.network }));
   }
 
   /** Products of an active operator; an unknown or inactive operator is not part of the catalog. */

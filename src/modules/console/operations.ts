@@ -3,6 +3,7 @@ import type { StaffRole, TopUpRow, TopUpStatus } from '../../db/schema.js';
 import { DomainError } from '../../domain/errors.js';
 import type { Mode } from '../../domain/types.js';
 import type { Route } from '../../providers/types.js';
+import type { Network } from '../../domain/networks.js';
 import type { PackageEditor, PackagePricing } from '../catalog/editor.js';
 import type { DeliveryService } from '../deliveries/service.js';
 import type { OrderService } from '../orders/service.js';
@@ -329,6 +330,17 @@ export class ConsoleOperations {
     const input = { price: toGhs(change.price), status: change.status };
     return this.refusalRecorded(actor, 'package.update', { type: 'data_package', id: packageId }, input, () =>
       this.s.packages.update(actor, packageId, change),
+    );
+  }
+
+  operators() {
+    return this.s.packages.operators();
+  }
+
+  /** null clears the operator's network (its recipients' numbers are then not checked). */
+  setOperatorNetwork(actor: Actor, operatorId: string, network: Network | null) {
+    return this.refusalRecorded(actor, 'operator.network', { type: 'operator', id: operatorId }, { network }, () =>
+      this.s.packages.setOperatorNetwork(actor, operatorId, network),
     );
   }
 

@@ -128,6 +128,13 @@ export const PackageBody = Type.Object({
 });
 export type PackageBody = Static<typeof PackageBody>;
 
+/** An operator's network form: empty clears it. */
+export const OperatorNetworkBody = Type.Object({
+  ...Csrf,
+  network: Type.Union([Type.Literal(''), Type.Literal('MTN'), Type.Literal('TELECEL'), Type.Literal('AT')]),
+});
+export type OperatorNetworkBody = Static<typeof OperatorNetworkBody>;
+
 /** The routes form: up to 8 rows `r<i>_<field>` (models/packages.ts, routesFromForm, reads them). */
 const ROUTE_FORM_FIELDS = ['order', 'provider', 'serviceId', 'bundle', 'amount', 'operatorId', 'productId', 'cost'];
 export const RoutesBody = Type.Object({

@@ -1,8 +1,16 @@
 import { Type, type Static } from 'typebox';
-import { Count, EXAMPLE, Ghs, Id, Success, Text } from '../../lib/wire.js';
+import { Count, dryRunFields, EXAMPLE, Ghs, Id, Success, Text, ValidateOnly } from '../../lib/wire.js';
 
 const Msisdn = (description: string, example: string) =>
   Type.String({ minLength: 1, maxLength: 64, description, examples: [example] });
+
+const AllowPortedNumber = (whose: string) =>
+  Type.Optional(
+    Type.Boolean({
+      description: `true: skip the network check of ${whose} (a number ported from the network of its prefix to the operator's); docs/api.md, "The number's network"`,
+      examples: [true],
+    }),
+  );
 
 /** POST /api/v1/data-bundles/buy-single (docs/api.md, "Buying a bundle for one number"). */
 export const BuySingleBody = Type.Object(
@@ -30,6 +38,8 @@ export const BuySingleBody = Type.Object(
         examples: ['anon_5d1c9e'],
       }),
     ),
+    allowPortedNumber: AllowPortedNumber('beneficiaryMsisdn'),
+    validateOnly: ValidateOnly(),
   },
   {
     additionalProperties: false,
@@ -40,6 +50,14 @@ export const BuySingleBody = Type.Object(
         packageId: 'pkg_mtn_1gb',
         beneficiaryMsisdn: '0244123456',
         paymentReference: 'INV-2026-00417',
+      },
+      { operatorId: 'op_mtn', productId: 'prd_mtn_data', packageId: 'pkg_mtn_1gb', beneficiaryMsisdn: '0244123456', validateOnly: true },
+      {
+        operatorId: 'op_mtn',
+        productId: 'prd_mtn_data',
+        packageId: 'pkg_mtn_1gb',
+        beneficiaryMsisdn: '0501234567',
+        allowPortedNumber: true,
       },
     ],
   },
@@ -71,11 +89,13 @@ export const BuyBulkBody = Type.Object(
         {
           packageId: Id('packages id', 'pkg_mtn_1gb'),
           beneficiaryMsisdn: Msisdn('Recipient Ghana mobile number, any common format; each number at most once', '0244123456'),
+          allowPortedNumber: AllowPortedNumber("this item's number"),
         },
         { additionalProperties: false },
       ),
       { minItems: BULK_MIN_ITEMS, maxItems: BULK_MAX_ITEMS, description: '2 to 20 recipients (outside that: 422)' },
     ),
+    validateOnly: ValidateOnly(),
   },
   {
     additionalProperties: false,
@@ -86,6 +106,15 @@ export const BuyBulkBody = Type.Object(
         items: [
           { packageId: 'pkg_mtn_1gb', beneficiaryMsisdn: '0244123456' },
           { packageId: 'pkg_mtn_2gb', beneficiaryMsisdn: '0244123457' },
+        ],
+      },
+      {
+        operatorId: 'op_mtn',
+        productId: 'prd_mtn_data',
+        validateOnly: true,
+        items: [
+          { packageId: 'pkg_mtn_1gb', beneficiaryMsisdn: '0244123456' },
+          { packageId: 'pkg_mtn_1gb', beneficiaryMsisdn: '0201234567', allowPortedNumber: true },
         ],
       },
     ],
@@ -130,6 +159,31 @@ export const RetryRecipientResult = Type.Object({
 });
 export type RetryRecipientResult = Static<typeof RetryRecipientResult>;
 
-export const BuySingleResponse = Success(BuySingleResult);
-export const BuyBulkResponse = Success(BuyBulkResult);
+/** buy-single with validateOnly: what it would charge, nothing bought. */
+export const BuySingleDryRun = Type.Object(
+  {
+    ...dryRunFields,
+    amountCharged: Ghs('GHS the purchase would take from the available balance', 5.4),
+    walletBalanceBefore: Ghs('Available balance now, GHS', 488),
+    walletBalanceAfter: Ghs('Available balance after the purchase, were it made now', 482.6),
+  },
+  { title: 'BuySingleDryRun', description: 'The answer to validateOnly: true when the purchase would go through' },
+);
+export type BuySingleDryRun = Static<typeof BuySingleDryRun>;
+
+/** buy-bulk with validateOnly. */
+export const BuyBulkDryRun = Type.Object(
+  {
+    ...dryRunFields,
+    totalAmount: Ghs('GHS the purchase would hold for all recipients', 15.8),
+    recipientCount: Count('Recipients in the order', 2),
+    walletBalanceBefore: Ghs('Available balance now, GHS', 488),
+    walletBalanceAfter: Ghs('Available balance after the purchase, were it made now', 472.2),
+  },
+  { title: 'BuyBulkDryRun', description: 'The answer to validateOnly: true when the purchase would go through' },
+);
+export type BuyBulkDryRun = Static<typeof BuyBulkDryRun>;
+
+export const BuySingleResponse = Success(Type.Union([BuySingleResult, BuySingleDryRun]));
+export const BuyBulkResponse = Success(Type.Union([BuyBulkResult, BuyBulkDryRun]));
 export const RetryRecipientResponse = Success(RetryRecipientResult);

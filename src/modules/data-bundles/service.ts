@@ -7,6 +7,7 @@ import type { Clock, Role } from '../../domain/types.js';
 import { newId, type ReferencePrefix, type ReferenceSource } from '../../lib/ids.js';
 import { formatGhs, toGhs } from '../../lib/money.js';
 import { normaliseGhanaMsisdn } from '../../lib/phone.js';
+import { networkMismatch } from '../../domain/networks.js';
 import type { CatalogService } from '../catalog/service.js';
 import type { CatalogOperator, CatalogProduct, CatalogSnapshot, PricedPackage } from '../catalog/snapshot.js';
 import type { IdempotencyService } from '../idempotency/service.js';
@@ -20,8 +21,10 @@ import {
   BULK_MAX_ITEMS,
   BULK_MIN_ITEMS,
   type BuyBulkBody,
+  type BuyBulkDryRun,
   type BuyBulkResult,
   type BuySingleBody,
+  type BuySingleDryRun,
   type BuySingleResult,
   type RetryRecipientBody,
   type RetryRecipientResult,
@@ -95,6 +98,37 @@ function normalised(code: BuyCode, raw: string, where = ''): string {
   return msisdn;
 }
 
+/**
+ * Rule 2, the number's network (docs/api.md, "The number's network"): an operator that names its
+ * network refuses a number of another network by its prefix, unless the caller says it was ported.
+ */
+function sameNetwork(code: BuyCode, operator: CatalogOperator, msisdn: string, allowPorted: boolean | undefined, where = ''): void {
+  if (allowPorted === true) return;
+  const mismatch = networkMismatch(msisdn, operator.network);
+  if (mismatch !== null) throw invalid(code, `${where}${mismatch}`);
+}
+
+/** Rule 5, as the dry run reads it (the purchase itself holds the money with a guarded update that refuses the same). */
+function affordable(code: BuyCode, caller: Pick<Caller, 'wallet'>, required: number): { before: number; after: number } {
+  const before = caller.wallet?.available ?? 0;
+  if (before < required) throw insufficient(code, before, required);
+  return { before, after: before - required };
+}
+
+/** What a buy-single would buy, once the checks before the money have passed. */
+interface SinglePlan extends Parents {
+  pkg: PricedPackage;
+  msisdn: string;
+  paymentReference: string | null;
+}
+
+/** What a buy-bulk would buy: every recipient checked, the wallet able to pay them all. */
+interface BulkPlan extends Parents {
+  lines: { msisdn: string; pkg: PricedPackage }[];
+  total: number;
+  available: number;
+}
+
 export function requireBulkRole(caller: Pick<Caller, 'role'>): void {
   if (!BULK_ROLES.includes(caller.role)) {
     throw forbidden('BUY_DATA_BULK_FAILED', 'Bulk data purchases are available to Agent and SuperAgent accounts only');
@@ -127,22 +161,50 @@ export class PurchaseService {
     private readonly deliveriesQueued: () => void,
   ) {}
 
-  /** docs/order-lifecycle.md, "Rules that can refuse a purchase", in their order. */
-  async buySingle(caller: Caller, body: BuySingleBody): Promise<BuySingleResult> {
+  /**
+   * The checks of buy-single, in the order of docs/order-lifecycle.md, "Rules that can refuse a
+   * purchase": the purchase and its dry run (validateOnly) both run exactly these. Rules 3 and 4
+   * (an open order for the number, a repeated paymentReference) are read here when there is a
+   * reference or for a dry run; a purchase without a reference has its unit find an open order
+   * (the unique index), which answers the same 409.
+   */
+  private async checkSingle(caller: Caller, body: BuySingleBody, dryRun: boolean): Promise<SinglePlan> {
     const code = 'BUY_DATA_FAILED';
     const catalog = await this.catalog.snapshot(caller.catalogVersion);
     const parents = parentsOf(catalog, code, body.operatorId, body.productId);
     const pkg = packageFor(catalog, caller.role, code, parents, body.packageId);
     const msisdn = normalised(code, body.beneficiaryMsisdn);
-    const price = pkg.price;
+    sameNetwork(code, parents.operator, msisdn, body.allowPortedNumber);
     const paymentReference = body.paymentReference?.trim() || null;
-    // Rule 3 (an open order for the number) answers before a repeated paymentReference: with a
-    // reference both are read first. Without one the unit finds an open order itself.
-    if (paymentReference !== null) {
+    if (paymentReference !== null || dryRun) {
       if (await this.orders.isInFlight(caller.mode, msisdn)) throw inFlight(code, msisdn);
-      const earlier = await this.orders.findByPaymentReference(caller, paymentReference);
+      const earlier = paymentReference === null ? undefined : await this.orders.findByPaymentReference(caller, paymentReference);
       if (earlier) throw repeatedReference(code, earlier.id);
     }
+    return { ...parents, pkg, msisdn, paymentReference };
+  }
+
+  /** buy-single; with validateOnly, its dry run: the same checks, then the figures, nothing written. */
+  async buySingle(caller: Caller, body: BuySingleBody): Promise<BuySingleResult | BuySingleDryRun> {
+    if (body.validateOnly === true) {
+      const plan = await this.checkSingle(caller, body, true);
+      const { before, after } = affordable('BUY_DATA_FAILED', caller, plan.pkg.price);
+      return {
+        validateOnly: true,
+        valid: true,
+        amountCharged: toGhs(plan.pkg.price),
+        walletBalanceBefore: toGhs(before),
+        walletBalanceAfter: toGhs(after),
+      };
+    }
+    return this.placeSingle(caller, body);
+  }
+
+  private async placeSingle(caller: Caller, body: BuySingleBody): Promise<BuySingleResult> {
+    const code = 'BUY_DATA_FAILED';
+    const { operator, product, pkg, msisdn, paymentReference } = await this.checkSingle(caller, body, false);
+    const parents = { operator, product };
+    const price = pkg.price;
 
     const placed = await withFreshReference(this.references, 'DB', (reference) =>
       this.database.unit(async (tx) => {
@@ -224,10 +286,10 @@ export class PurchaseService {
   }
 
   /**
-   * buy-bulk (docs/order-lifecycle.md, "Rules that can refuse a purchase"): every recipient is
-   * checked before anything is written; one hold per recipient.
+   * The checks of buy-bulk (docs/order-lifecycle.md, "Rules that can refuse a purchase"), run by
+   * the purchase and its dry run alike: every recipient is checked before anything is written.
    */
-  async buyBulk(caller: Caller, body: BuyBulkBody): Promise<BuyBulkResult> {
+  private async checkBulk(caller: Caller, body: BuyBulkBody): Promise<BulkPlan> {
     const code = 'BUY_DATA_BULK_FAILED';
     requireBulkRole(caller);
     const count = body.items.length;
@@ -242,6 +304,7 @@ export class PurchaseService {
       const where = `items[${i}]: `;
       const pkg = packageFor(catalog, caller.role, code, parents, entry.packageId, where);
       const msisdn = normalised(code, entry.beneficiaryMsisdn, where);
+      sameNetwork(code, parents.operator, msisdn, entry.allowPortedNumber, where);
       const first = seen.get(msisdn);
       if (first !== undefined) throw invalid(code, `${where}${msisdn} is already items[${first}]: each number may appear once`);
       seen.set(msisdn, i);
@@ -251,8 +314,31 @@ export class PurchaseService {
     const firstBusy = lines.findIndex((l) => busy.has(l.msisdn));
     if (firstBusy >= 0) throw inFlight(code, `items[${firstBusy}]: ${lines[firstBusy]?.msisdn}`);
     const total = lines.reduce((sum, l) => sum + l.pkg.price, 0);
-    const available = caller.wallet?.available ?? 0;
-    if (available < total) throw insufficient(code, available, total);
+    const { before: available } = affordable(code, caller, total);
+    return { ...parents, lines, total, available };
+  }
+
+  /** buy-bulk; with validateOnly, its dry run: the same checks, then the figures, nothing written. */
+  async buyBulk(caller: Caller, body: BuyBulkBody): Promise<BuyBulkResult | BuyBulkDryRun> {
+    if (body.validateOnly === true) {
+      const { total, available, lines } = await this.checkBulk(caller, body);
+      return {
+        validateOnly: true,
+        valid: true,
+        totalAmount: toGhs(total),
+        recipientCount: lines.length,
+        walletBalanceBefore: toGhs(available),
+        walletBalanceAfter: toGhs(available - total),
+      };
+    }
+    return this.placeBulk(caller, body);
+  }
+
+  private async placeBulk(caller: Caller, body: BuyBulkBody): Promise<BuyBulkResult> {
+    const code = 'BUY_DATA_BULK_FAILED';
+    const { operator, product, lines, total, available } = await this.checkBulk(caller, body);
+    const parents = { operator, product };
+    const count = lines.length;
     const packages = new Set(lines.map((l) => l.pkg.id));
     const onePackage = packages.size === 1 ? lines[0]?.pkg : undefined;
 

@@ -62,7 +62,7 @@ export const resultCheckerRoutes: FastifyPluginAsyncTypebox<{ resultChecker: Res
     },
     async (request) => ({
       success: true as const,
-      data: await resultChecker.buyBulk(request.auth, request.body.items),
+      data: await resultChecker.buyBulk(request.auth, request.body),
     }),
   );
 

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Count, EXAMPLE, Ghs, Id, Nullable, Success, Text, Timestamp } from '../../lib/wire.js';
+import { Count, dryRunFields, EXAMPLE, Ghs, Id, Nullable, Success, Text, Timestamp, ValidateOnly } from '../../lib/wire.js';
 
 export const MAX_RC_BULK_ITEMS = 20;
 
@@ -33,8 +33,14 @@ export const Credential = Type.Object(
 export type Credential = Static<typeof Credential>;
 
 export const RcBuySingleBody = Type.Object(
-  { packageId: Id('The package (rcPackages id)', 'rcp_wassce'), recipientPhone: Phone },
-  { additionalProperties: false, examples: [{ packageId: 'rcp_wassce', recipientPhone: '0244123456' }] },
+  { packageId: Id('The package (rcPackages id)', 'rcp_wassce'), recipientPhone: Phone, validateOnly: ValidateOnly() },
+  {
+    additionalProperties: false,
+    examples: [
+      { packageId: 'rcp_wassce', recipientPhone: '0244123456' },
+      { packageId: 'rcp_wassce', recipientPhone: '0244123456', validateOnly: true },
+    ],
+  },
 );
 export type RcBuySingleBody = Static<typeof RcBuySingleBody>;
 
@@ -48,6 +54,7 @@ export const RcBuyBulkBody = Type.Object(
         description: '1 to 20 items (outside that: 400)',
       },
     ),
+    validateOnly: ValidateOnly(),
   },
   {
     additionalProperties: false,
@@ -58,6 +65,7 @@ export const RcBuyBulkBody = Type.Object(
           { packageId: 'rcp_bece', recipientPhone: '0201234567' },
         ],
       },
+      { validateOnly: true, items: [{ packageId: 'rcp_wassce', recipientPhone: '0244123456' }] },
     ],
   },
 );
@@ -123,7 +131,32 @@ export type RcTransaction = Static<typeof RcTransaction>;
 
 export const RcOrderParams = Type.Object({ orderId: Id('rcTransactions id', EXAMPLE.rcTransactionId) });
 
-export const RcPurchaseResponse = Success(RcPurchase);
-export const RcBulkPurchaseResponse = Success(RcBulkPurchase);
+/** result-checker buy-single with validateOnly: what it would charge, nothing bought. */
+export const RcPurchaseDryRun = Type.Object(
+  {
+    ...dryRunFields,
+    amountCharged: Ghs('GHS the purchase would debit', 17.5),
+    walletBalanceBefore: Ghs('Available balance now, GHS', 488),
+    walletBalanceAfter: Ghs('Available balance after the purchase, were it made now', 470.5),
+  },
+  { title: 'RcPurchaseDryRun', description: 'The answer to validateOnly: true when the purchase would go through' },
+);
+export type RcPurchaseDryRun = Static<typeof RcPurchaseDryRun>;
+
+/** result-checker buy-bulk with validateOnly: the figures of the purchase, and the items that would fail. */
+export const RcBulkPurchaseDryRun = Type.Object(
+  {
+    ...dryRunFields,
+    totalAmount: Ghs('GHS the purchase would finally charge (items that would fail are not charged)', 17.5),
+    walletBalanceBefore: Ghs('Available balance now, GHS', 488),
+    walletBalanceAfter: Ghs('Available balance after the purchase, were it made now', 470.5),
+    failures: Type.Array(RcBulkFailure, { description: 'The items that would fail, as the purchase would list them; empty when none' }),
+  },
+  { title: 'RcBulkPurchaseDryRun', description: 'The answer to validateOnly: true when the purchase would go through' },
+);
+export type RcBulkPurchaseDryRun = Static<typeof RcBulkPurchaseDryRun>;
+
+export const RcPurchaseResponse = Success(Type.Union([RcPurchase, RcPurchaseDryRun]));
+export const RcBulkPurchaseResponse = Success(Type.Union([RcBulkPurchase, RcBulkPurchaseDryRun]));
 export const RcTransactionResponse = Success(RcTransaction);
 export const RcPackagesResponse = Success(Type.Array(RcPackage));

@@ -19,8 +19,10 @@ import {
   MAX_RC_BULK_ITEMS,
   type RcBulkFailure,
   type RcBulkPurchase,
+  type RcBulkPurchaseDryRun,
   type RcPackage,
   type RcPurchase,
+  type RcPurchaseDryRun,
   type RcTransaction,
 } from './schemas.js';
 
@@ -39,6 +41,11 @@ export interface RcStockLine {
 export interface RcItemInput {
   packageId: string;
   recipientPhone: string;
+}
+
+/** A purchase's body: its item(s) and, for a dry run, validateOnly. */
+interface DryRunnable {
+  validateOnly?: boolean | undefined;
 }
 
 type SingleCode = 'RC_WALLET_BUY_FAILED';
@@ -75,6 +82,14 @@ interface ValidBulkItem {
   index: number;
   input: RcItemInput;
   phone: string;
+}
+
+/** buy-bulk when no item could be bought: 409 naming the first failures. */
+function noItemBought(code: BulkCode, failures: readonly RcBulkFailure[]) {
+  const all = [...failures].sort((a, b) => a.index - b.index);
+  const shown = all.slice(0, 3).map((f) => `item ${f.index}: ${f.error.message}`);
+  const more = all.length > 3 ? `; and ${all.length - 3} more` : '';
+  return conflict(code, `No item could be bought (${shown.join('; ')}${more}). Nothing was charged.`);
 }
 
 /** Runs a sale with fresh short references, drawing again on the (astronomically rare) collision. */
@@ -132,18 +147,43 @@ export class ResultCheckerService {
   }
 
   /**
-   * POST /api/v1/result-checker/buy-single (docs/order-lifecycle.md, "Result checkers"): debit,
-   * then assign one credential, in one unit of work. Out of stock: the debit is refunded and the failed attempt recorded (an audit trail that nets to zero) before
-   * the call answers 409.
+   * The checks of result-checker buy-single before the money (role, number, package), run by the
+   * purchase and its dry run alike; the purchase's unit then debits (402 when the wallet cannot
+   * pay) and assigns a credential (409 when out of stock), which the dry run reads instead.
    */
-  async buySingle(caller: Caller, input: RcItemInput): Promise<RcPurchase> {
+  private async checkSingle(caller: Caller, input: RcItemInput): Promise<{ phone: string; row: RcPackageRow }> {
     const code: SingleCode = 'RC_WALLET_BUY_FAILED';
     assertRcBuyer(caller.role, code);
     const phone = normaliseGhanaMsisdn(input.recipientPhone);
     if (!phone) throw invalid(code, 'recipientPhone is not a valid Ghana mobile number');
     const [known] = await this.rc.findForRole([input.packageId], caller.role);
     const problem = packageProblem(known, input.packageId);
-    if (problem) throw invalid(code, problem);
+    if (problem !== null || !known) throw invalid(code, problem ?? 'package vanished');
+    return { phone, row: known };
+  }
+
+  /**
+   * POST /api/v1/result-checker/buy-single (docs/order-lifecycle.md, "Result checkers"): debit,
+   * then assign one credential, in one unit of work. Out of stock: the debit is refunded and the failed attempt recorded (an audit trail that nets to zero) before
+   * the call answers 409. With validateOnly, the same checks and nothing written.
+   */
+  async buySingle(caller: Caller, input: RcItemInput & DryRunnable): Promise<RcPurchase | RcPurchaseDryRun> {
+    const code: SingleCode = 'RC_WALLET_BUY_FAILED';
+    const { phone, row: checked } = await this.checkSingle(caller, input);
+    if (input.validateOnly === true) {
+      // The unit's two checks, read: the debit (402), then a credential (409).
+      const price = Number(checked.price);
+      const before = this.debitable(code, caller, price);
+      const [stocked] = await this.wouldIssue(caller.mode, [checked.id]);
+      if (stocked !== true) throw conflict(code, `${outOfStock(checked.name)}. Nothing was charged.`);
+      return {
+        validateOnly: true,
+        valid: true,
+        amountCharged: toGhs(price),
+        walletBalanceBefore: toGhs(before),
+        walletBalanceAfter: toGhs(before - price),
+      };
+    }
 
     const id = newId('rc');
     const sale = await retryOnReferenceCollision(() =>
@@ -223,11 +263,11 @@ export class ResultCheckerService {
   }
 
   /**
-   * POST /api/v1/result-checker/buy-bulk (docs/api.md, "Result checkers"): each item validated on
-   * its own; one debit for the total of the valid items; each then gets a credential or fails and is refunded. Every item failing is 409 with
-   * everything refunded.
+   * The checks of result-checker buy-bulk before the money, run by the purchase and its dry run
+   * alike: the role, the item count, then each item on its own (its package, its number); the
+   * items that fail here are listed in the answer and not charged.
    */
-  async buyBulk(caller: Caller, items: readonly RcItemInput[]): Promise<RcBulkPurchase> {
+  private async checkBulk(caller: Caller, items: readonly RcItemInput[]): Promise<{ valid: ValidBulkItem[]; failures: RcBulkFailure[]; known: Map<string, RcPackageRow> }> {
     const code: BulkCode = 'RC_WALLET_BULK_BUY_FAILED';
     assertRcBuyer(caller.role, code);
     if (items.length < 1 || items.length > MAX_RC_BULK_ITEMS)
@@ -252,6 +292,18 @@ export class ResultCheckerService {
       else if (!phone) fail(index, input, 'recipientPhone is not a valid Ghana mobile number');
       else valid.push({ index, input, phone });
     });
+    return { valid, failures, known };
+  }
+
+  /**
+   * POST /api/v1/result-checker/buy-bulk (docs/api.md, "Result checkers"): each item validated on
+   * its own; one debit for the total of the valid items; each then gets a credential or fails and is refunded. Every item failing is 409 with
+   * everything refunded. With validateOnly, the same checks and nothing written.
+   */
+  async buyBulk(caller: Caller, body: { items: readonly RcItemInput[] } & DryRunnable): Promise<RcBulkPurchase | RcBulkPurchaseDryRun> {
+    const code: BulkCode = 'RC_WALLET_BULK_BUY_FAILED';
+    const { valid, failures, known } = await this.checkBulk(caller, body.items);
+    if (body.validateOnly === true) return this.dryRunBulk(caller, valid, failures, known);
 
     const bulkId = newId('rcb');
     const outcome =
@@ -338,13 +390,70 @@ export class ResultCheckerService {
               return result;
             }),
           ).catch(credentialTaken(code));
-    if (outcome.sold.length === 0) {
-      const all = [...failures, ...outcome.failures].sort((a, b) => a.index - b.index);
-      const shown = all.slice(0, 3).map((f) => `item ${f.index}: ${f.error.message}`);
-      const more = all.length > 3 ? `; and ${all.length - 3} more` : '';
-      throw conflict(code, `No item could be bought (${shown.join('; ')}${more}). Nothing was charged.`);
-    }
+    if (outcome.sold.length === 0) throw noItemBought(code, [...failures, ...outcome.failures]);
     return this.bulkPurchase(outcome, failures);
+  }
+
+  /**
+   * buy-bulk's dry run: the unit's checks, read: one debit for every valid item (402 when the
+   * wallet cannot pay them all), then a credential for each in order, or a failure (out of stock);
+   * none at all is the purchase's 409.
+   */
+  private async dryRunBulk(
+    caller: Caller,
+    valid: readonly ValidBulkItem[],
+    failedBefore: readonly RcBulkFailure[],
+    known: ReadonlyMap<string, RcPackageRow>,
+  ): Promise<RcBulkPurchaseDryRun> {
+    const code: BulkCode = 'RC_WALLET_BULK_BUY_FAILED';
+    const payable = valid.flatMap((item) => {
+      const pkg = known.get(item.input.packageId);
+      return pkg ? [{ ...item, pkg, price: Number(pkg.price) }] : [];
+    });
+    const total = payable.reduce((sum, item) => sum + item.price, 0);
+    const before = payable.length === 0 ? (caller.wallet?.available ?? 0) : this.debitable(code, caller, total);
+    const issued = await this.wouldIssue(
+      caller.mode,
+      payable.map((item) => item.pkg.id),
+    );
+    const failures = [...failedBefore];
+    let charged = 0;
+    payable.forEach((item, i) => {
+      if (issued[i] === true) charged += item.price;
+      else failures.push(this.failure(item, code, `${outOfStock(item.pkg.name)}; it would not be charged`));
+    });
+    failures.sort((a, b) => a.index - b.index);
+    if (!issued.includes(true)) throw noItemBought(code, failures);
+    return {
+      validateOnly: true,
+      valid: true,
+      totalAmount: toGhs(charged),
+      walletBalanceBefore: toGhs(before),
+      walletBalanceAfter: toGhs(before - charged),
+      failures,
+    };
+  }
+
+  /** The available balance, when it can pay `price` (the unit's guarded debit, read); 402 otherwise. */
+  private debitable(code: RcCode, caller: Pick<Caller, 'wallet'>, price: number): number {
+    const available = caller.wallet?.available ?? 0;
+    if (available < price) throw insufficient(code, price, available);
+    return available;
+  }
+
+  /**
+   * Whether each of `packageIds`, taken in order, would get a credential now: in test mode always
+   * (sandbox credentials), live while the package's unassigned inventory lasts.
+   */
+  private async wouldIssue(mode: Mode, packageIds: readonly string[]): Promise<boolean[]> {
+    if (mode === 'test') return packageIds.map(() => true);
+    const left = new Map<string, number>();
+    for (const id of new Set(packageIds)) left.set(id, await this.rc.countUnassigned(id));
+    return packageIds.map((id) => {
+      const n = left.get(id) ?? 0;
+      left.set(id, n - 1);
+      return n > 0;
+    });
   }
 
   /** buy-bulk's answer: the sales with their credentials, and every failure (before and in the unit) by index. */

@@ -3,7 +3,8 @@ import { invalid } from '../../../domain/errors.js';
 import { ROLES, type Role } from '../../../domain/types.js';
 import { fromGhs } from '../../../lib/money.js';
 import type { PackagePricing } from '../../catalog/editor.js';
-import type { StaffPackageRow } from '../../catalog/repository.js';
+import type { StaffOperatorRow, StaffPackageRow } from '../../catalog/repository.js';
+import { NETWORKS } from '../../../domain/networks.js';
 import { MAX_ROUTES, readRouteList, ROUTE_FIELDS, RouteListError } from '../../package-routes/schemas.js';
 import { describeEnabled, usable, type RoutingPolicy } from '../../package-routes/service.js';
 import { PROVIDER_NAMES, type ProviderName, type Route } from '../../../providers/types.js';
@@ -124,7 +125,20 @@ function unroutedText(p: PackageWithRoutes, policy: RoutingPolicy): string | nul
 
 const isSellable = (p: StaffPackageRow) => p.status === 'Active' && p.product_status === 'Available' && p.operator_status === 'Active';
 
+/** An operator and the network its recipients' numbers are checked against. */
+export interface OperatorLine {
+  id: string;
+  name: string;
+  status: string;
+  /** MTN, TELECEL, AT, or '' for none. */
+  network: string;
+}
+
 export interface PackagesView {
+  operators: OperatorLine[];
+  networks: readonly string[];
+  /** Setting an operator's network: admins only. */
+  canEditNetworks: boolean;
   packages: PackageLine[];
   /** Upstreams enabled in this configuration: `hubtel, sandbox`, or `none`. */
   enabled: string;
@@ -132,7 +146,15 @@ export interface PackagesView {
   rule: string;
 }
 
-export const packagesView = (packages: PackageWithRoutes[], policy: RoutingPolicy): PackagesView => ({
+export const packagesView = (
+  packages: PackageWithRoutes[],
+  policy: RoutingPolicy,
+  operators: StaffOperatorRow[],
+  role: StaffRole,
+): PackagesView => ({
+  operators: operators.map((o) => ({ id: o.id, name: o.name, status: o.status, network: o.network ?? '' })),
+  networks: NETWORKS,
+  canEditNetworks: mayAct(role, 'admin'),
   packages: packageLines(packages, policy),
   enabled: describeEnabled(policy.enabled),
   rule: policy.usableRouteRequired

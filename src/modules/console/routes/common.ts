@@ -82,6 +82,7 @@ const NOTICES: Record<string, string> = {
   adjustment_approved: 'Adjustment approved: the wallet moved and the partner is told.',
   adjustment_rejected: 'Adjustment rejected: nothing moved.',
   routes: 'Routes saved.',
+  network: "Operator's network saved: purchases check numbers against it from now on.",
   password: 'Password changed: your other sessions have ended.',
   reconciling: 'Reconciliation queued: a worker runs it shortly; reload to see its result.',
   finding: 'Finding marked resolved.',

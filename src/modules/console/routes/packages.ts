@@ -1,15 +1,26 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { packagesView, packageView, pricingFromForm, routesFromForm } from '../models/packages.js';
-import { IdParams, NoticeQuery, PackageBody, RoutesBody } from '../schemas.js';
+import { IdParams, NoticeQuery, OperatorNetworkBody, PackageBody, RoutesBody } from '../schemas.js';
 import { errorPage } from '../views/layout.js';
 import { packagePage, packagesPage } from '../views/packages.js';
 import { act, actorOf, frameOf, html, PAGE, read, seeOther, sessionOf, type ConsoleDeps } from './common.js';
 
 export const packageRoutes: FastifyPluginAsyncTypebox<ConsoleDeps> = async (app, { operations: ops }) => {
-  app.get('/console/packages', { schema: PAGE, config: read() }, async (request, reply) => {
-    const { packages, policy } = await ops.packages();
-    return html(reply, packagesPage(frameOf(request, 'Data packages', 'packages'), packagesView(packages, policy)));
+  app.get('/console/packages', { schema: { ...PAGE, querystring: NoticeQuery }, config: read() }, async (request, reply) => {
+    const [{ packages, policy }, operators] = await Promise.all([ops.packages(), ops.operators()]);
+    const view = packagesView(packages, policy, operators, sessionOf(request).role);
+    return html(reply, packagesPage(frameOf(request, 'Data packages', 'packages', request.query.notice), view));
   });
+
+  app.post(
+    '/console/operators/:id/network',
+    { schema: { hide: true, params: IdParams, body: OperatorNetworkBody }, config: act('admin', 'operator.network') },
+    async (request, reply) => {
+      const network = request.body.network === '' ? null : request.body.network;
+      await ops.setOperatorNetwork(actorOf(request), request.params.id, network);
+      return seeOther(reply, `/console/packages?notice=network#operator-${encodeURIComponent(request.params.id)}`);
+    },
+  );
 
   app.get(
     '/console/packages/:id',

@@ -3,6 +3,18 @@ import type { PageFrame } from '../models/frame.js';
 import type { PackagesView, PackageView, RouteRow } from '../models/packages.js';
 import { csrfField, layout, table } from './layout.js';
 
+function operatorsSection(frame: PageFrame, view: PackagesView): string {
+  const rows = view.operators.map((o) => {
+    const network = view.canEditNetworks
+      ? h`<form method="post" action="/console/operators/${o.id}/network" class="inline">!${csrfField(frame.csrfToken)}<select name="network" aria-label="Network of ${o.id}">!${options(view.networks, o.network, '— none (not checked) —')}</select> <button type="submit">Save</button></form>`
+      : h`${o.network === '' ? 'none (not checked)' : o.network}`;
+    return h`<tr id="operator-${o.id}"><td>${o.id}</td><td>${o.name}</td><td>${o.status}</td><td class="network">!${network}</td></tr>`;
+  });
+  return h`<section><h2>Operators</h2>
+<p>An operator's network is what its bundles are for: a purchase for a number of another network by its prefix is refused (400) unless it sends allowPortedNumber. An operator without one is not checked.</p>
+!${table(['operator', 'name', 'status', 'network'], rows, 'No operator: import a seed file.')}</section>`;
+}
+
 export function packagesPage(frame: PageFrame, view: PackagesView): string {
   const rows = view.packages.map(
     (p) =>
@@ -11,7 +23,8 @@ export function packagesPage(frame: PageFrame, view: PackagesView): string {
   return layout(
     frame,
     h`<p>Upstreams enabled here: <strong id="enabled-upstreams">${view.enabled}</strong>. ${view.rule}</p>
-<section>!${table(['package', 'label', 'operator', 'product', 'price', 'role prices', 'status', 'routes'], rows, 'No data package: import a seed file.')}</section>`,
+!${operatorsSection(frame, view)}
+<section><h2>Packages</h2>!${table(['package', 'label', 'operator', 'product', 'price', 'role prices', 'status', 'routes'], rows, 'No data package: import a seed file.')}</section>`,
   );
 }
 
