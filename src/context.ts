@@ -31,6 +31,7 @@ import { WebhookDeliveryService } from './modules/webhooks/deliveries.js';
 import { WebhookEndpointService } from './modules/webhooks/service.js';
 import { FloatService } from './modules/float/service.js';
 import { ReconciliationService } from './modules/reconciliation/service.js';
+import { mobileMoneyFees } from './modules/margins/mobile-money-fees.js';
 import { MarginService } from './modules/margins/service.js';
 import { enabledProviders } from './providers/index.js';
 import { createRepositories, type Repositories } from './repositories.js';
@@ -201,8 +202,7 @@ export function createContext(
   const enabled = enabledProviders(config);
   const floats = new FloatService(repositories.floats, enabled, config.upstreams.lowBalance, clock);
   const reconciliation = new ReconciliationService(database, repositories.reconciliation, audit, enabled, clock);
-  // Mobile Money gateway fees join the costs here as a CostSource once top-ups by Mobile Money exist.
-  const margins = new MarginService(repositories.margins, clock);
+  const margins = new MarginService(repositories.margins, clock, [mobileMoneyFees(repositories.topUps)]);
   const staffService = new StaffService(database, repositories.staff, audit, clock, config.console.sessionTtlMs, {
     sealer: cipher.sealer('staff-totp'),
     requiredForAdmins: config.console.require2fa,

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import { ROOT } from '../support/repo.js';
 
@@ -31,6 +32,7 @@ const EXPLAINED = [
   'undici',
   '@apidevtools/json-schema-ref-parser',
   'eslint-visitor-keys',
+  '@noble/hashes',
 ];
 
 function installed(dir: string): { name: string; version: string; node?: string }[] {
@@ -73,4 +75,12 @@ test("what serves /docs imports no undici: @scalar/json-magic's bundler is not l
       if (specifier.startsWith('@scalar/json-magic')) assert.match(specifier, /^@scalar\/json-magic\/helpers\//);
     }
   }
+});
+
+test("otpauth's Node.js build imports node:crypto alone, never @noble/hashes (which asks for Node.js 20.19)", async () => {
+  const resolved = fileURLToPath(import.meta.resolve('otpauth'));
+  assert.match(resolved, /otpauth\.node\.m?js$/, 'Node.js resolves otpauth to its node build');
+  const text = fs.readFileSync(resolved, 'utf8');
+  const imports = [...text.matchAll(/^\s*import\s[^'"]*['"]([^'"]+)['"]/gm)].map((m) => m[1] ?? '');
+  assert.deepEqual(imports, ['node:crypto']);
 });

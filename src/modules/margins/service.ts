@@ -9,8 +9,8 @@ import { DAY_MS, dayOf, dayStart, type MarginRepository, type MarginRow } from '
  * counts; a reversed order is not a sale. Closed days are summed once (margin_days) and summed
  * again when one of their orders is reversed; today and partial days are read from the orders.
  *
- * Other costs of the platform come in through `CostSource`s: Mobile Money gateway fees of partners'
- * top-ups are one, once top-ups by Mobile Money exist (none is configured today).
+ * Other costs of the platform come in through `CostSource`s: Paystack's fees on partners' live
+ * Mobile Money top-ups (./mobile-money-fees.ts) are one.
  */
 
 export const MARGIN_GROUPS = ['day', 'operator', 'package', 'provider', 'partner'] as const;

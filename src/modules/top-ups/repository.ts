@@ -288,6 +288,21 @@ export class TopUpRepository {
       .execute();
   }
 
+  /** Fees Paystack kept on live Mobile Money top-ups credited in [from, to) (the margin report's cost). */
+  async liveGatewayFees(from: number, to: number): Promise<{ profile_id: string; decided_at: number; gateway_fee: number }[]> {
+    const rows = await this.database.read
+      .selectFrom('top_ups')
+      .select(['profile_id', 'decided_at', 'gateway_fee'])
+      .where('mode', '=', 'live')
+      .where('gateway', '=', 'paystack')
+      .where('status', '=', 'approved')
+      .where('gateway_fee', 'is not', null)
+      .where('decided_at', '>=', from)
+      .where('decided_at', '<', to)
+      .execute();
+    return rows.map((r) => ({ profile_id: r.profile_id, decided_at: Number(r.decided_at), gateway_fee: Number(r.gateway_fee) }));
+  }
+
   addEvent(tx: Tx, e: GatewayEvent): Promise<unknown> {
     return tx.execute(
       tx.qb.insertInto('top_up_gateway_events').values({

@@ -1,6 +1,6 @@
 import { html as h } from 'ghtml';
 import type { PageFrame } from '../models/frame.js';
-import type { TwoFactorStatus } from '../service.js';
+import type { TwoFactorView } from '../models/two-factor.js';
 import { csrfField, head, layout, secret } from './layout.js';
 
 /** The second step of a sign-in: the code of the authenticator app, or a recovery code. */
@@ -24,13 +24,6 @@ export function codePage(csrf: string, error?: string): string {
 </body>
 </html>`;
 }
-
-export type TwoFactorView = TwoFactorStatus & {
-  enrolmentRequired: boolean;
-  error?: string;
-  /** Just generated: shown on this page once. */
-  recoveryCodes?: string[];
-};
 
 /** The secret in groups of four, as authenticator apps take it typed. */
 const grouped = (secretBase32: string) => secretBase32.replace(/(.{4})/g, '$1 ').trim();
