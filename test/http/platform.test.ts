@@ -38,7 +38,8 @@ describe('HTTP platform: envelope, errors, CORS, health', () => {
       ['POST', '/api/v1/orders/ord_x', 'GET, HEAD'],
       ['PATCH', '/api/v1/orders/ord_x/status', 'GET, HEAD'],
       ['POST', '/api/v1/operators/op_a/products', 'GET, HEAD'],
-      ['GET', '/api/v1/top-ups/request', 'POST'],
+      // (GET /api/v1/top-ups/request is a top-up whose id is "request" since GET /top-ups/{topUpId}: 404.)
+      ['GET', '/api/v1/top-ups/tup_x/otp', 'POST'],
     ] as const;
     for (const [method, url, allow] of cases) {
       const res = await t.call(method, url, { key: KEYS.agentLive });

@@ -220,8 +220,9 @@ describe('Mobile Money top-ups through Paystack', () => {
       });
       assert.equal(unknown.statusCode, 200, unknown.body);
       assert.equal(await sim.sendWebhook('live', 'not-ours-2'), true);
-      // The real webhook then credits it.
+      // The real webhook then credits it (answered at once, the check straight after).
       assert.equal(await sim.sendWebhook('live', created.reference), true);
+      assert.equal((await settled(KEYS.superLive, created._id)).status, 'approved');
       assert.deepEqual(await credits(created._id), [5_000]);
     } finally {
       sim.configure({ wrongSignature: false, webhooks: 'deliver' });
@@ -346,7 +347,7 @@ describe('Mobile Money top-ups through Paystack', () => {
       assert.equal(res.statusCode, 200);
       assert.equal((await topUp(KEYS.superTest, created._id)).status, 'pending');
       assert.equal(await sim.sendWebhook('test', created.reference), true);
-      assert.equal((await topUp(KEYS.superTest, created._id)).status, 'approved');
+      assert.equal((await settled(KEYS.superTest, created._id)).status, 'approved');
       assert.equal((await t.call('GET', `/api/v1/top-ups/${created._id}`, { key: KEYS.superLive })).status, 404);
       assert.equal((await t.wallet('usr_super', 'test')).available, testBefore.available + 3_500);
       assert.deepEqual(await t.wallet('usr_super', 'live'), live);

@@ -308,9 +308,9 @@ export class MomoTopUpService {
   }
 
   /**
-   * POST /callbacks/paystack: the signature says which mode's key sent it (else false: 401); the
-   * reference names our charge, which is then checked at once (and stays due for the worker should
-   * this check fail). Never the verdict: verification decides.
+   * POST /callbacks/paystack: the signature says which mode's key sent it (else 401); the reference
+   * names our charge, whose check becomes due now, durably; the webhook is answered at once and the
+   * check follows (or a worker does it). Never the verdict: verification decides.
    */
   async webhook(mode: Mode, body: unknown): Promise<void> {
     const event = typeof (body as { event?: unknown }).event === 'string' ? (body as { event: string }).event : 'unknown';
@@ -330,11 +330,11 @@ export class MomoTopUpService {
       await this.topUps.scheduleCheck(tx, topUp.id, now);
       await this.topUps.addEvent(tx, { topUpId: topUp.id, source: 'webhook', paymentStatus: null, message: `webhook ${event}`, now });
     });
-    try {
-      await this.check(topUp.id, 'webhook');
-    } catch (error) {
-      this.log.error({ err: error, topUpId: topUp.id }, 'paystack webhook check failed; the worker checks it');
-    }
+    // Answered at once: the check runs after the answer, and its being due (committed above) lets a
+    // worker's Mobile Money lane do it should this process stop first.
+    void this.check(topUp.id, 'webhook').catch((error: unknown) =>
+      this.log.error({ err: error, topUpId: topUp.id }, 'paystack webhook check failed; the worker checks it'),
+    );
   }
 
   /** The worker's due checks: each claimed (so one worker checks it), then checked. Returns how many were checked. */

@@ -28,7 +28,7 @@ export function topUpsPage(frame: PageFrame, view: TopUpsView): string {
   );
   const decided = view.decided.map(
     (t) =>
-      h`<tr id="topup-${t.id}"><td>${t.id}</td><td>${t.requestedAt}</td><td>${t.profileId}</td><td>${t.mode}</td><td>${t.amount}</td><td>${t.method}</td><td>${t.reference}</td><td>${t.decision}</td><td>${t.decided}</td><td>!${t.momo ? h`!${momoCell(t)} !${recheck(t)}` : ''}</td></tr>`,
+      h`<tr id="decided-${t.id}"><td>${t.id}</td><td>${t.requestedAt}</td><td>${t.profileId}</td><td>${t.mode}</td><td>${t.amount}</td><td>${t.method}</td><td>${t.reference}</td><td>${t.decision}</td><td>${t.decided}</td><td>!${t.momo ? h`!${momoCell(t)} !${recheck(t)}` : ''}</td></tr>`,
   );
   return layout(
     frame,
