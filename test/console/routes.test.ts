@@ -612,3 +612,18 @@ describe('console wording', () => {
     assert.match(dashboard.body, /<p>1 order in the last hour<\/p>/);
   });
 });
+
+describe('statement links', () => {
+  test('a top-up in a partner’s statement links to that top-up’s own page', async (c) => {
+    const t = await useTestApp(c, { env: CONSOLE_ENV });
+    const [operator, viewer] = await Promise.all([signIn(t, 'operator'), signIn(t, 'viewer')]);
+    const id = await requestTopUp(t, 'STATEMENT-LINK-1', 12);
+    assert.equal((await operator.post(`/console/top-ups/${id}/approve`)).status, 303);
+    const statement = await viewer.get('/console/partners/usr_super/statement?mode=live');
+    assert.equal(statement.status, 200);
+    assert.match(statement.body, new RegExp(`href="/console/top-ups/${id}"`));
+    const page = await viewer.get(`/console/top-ups/${id}`);
+    assert.equal(page.status, 200);
+    assert.match(page.body, new RegExp(`Top-up ${id}`));
+  });
+});

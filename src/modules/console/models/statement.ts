@@ -46,7 +46,7 @@ function sourceLink(s: StatementSource): { label: string; href: string | null } 
     case 'rc_bulk':
       return { label: `result-checker bulk ${s.id}`, href: null };
     case 'top_up':
-      return { label: `top-up ${s.id}`, href: `/console/top-ups#${encodeURIComponent(s.id)}` };
+      return { label: `top-up ${s.id}`, href: `/console/top-ups/${encodeURIComponent(s.id)}` };
     case 'adjustment':
       return { label: `adjustment ${s.id}`, href: `/console/adjustments#${encodeURIComponent(s.id)}` };
     case 'opening':
