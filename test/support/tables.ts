@@ -7,9 +7,15 @@ import type { TestApp } from './app.js';
  */
 export async function rowCounts(t: TestApp): Promise<Record<string, number>> {
   const db = t.database.db;
-  const tables = (await db.introspection.getTables()).filter(
-    (table) => !table.isView && (t.testDb.pgSchema === undefined || table.schema === t.testDb.pgSchema),
-  );
+  const schema = t.testDb.pgSchema;
+  // On PostgreSQL, this schema's tables alone: Kysely's introspector reads every schema of the
+  // database, and another test file dropping its own schema meanwhile failed it ("schema … does not exist").
+  const tables =
+    schema === undefined
+      ? (await db.introspection.getTables()).filter((table) => !table.isView)
+      : (
+          await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = ${schema} and table_type = 'BASE TABLE' order by table_name`.execute(db)
+        ).rows;
   const counts: Record<string, number> = {};
   for (const table of tables) {
     const name = t.testDb.pgSchema === undefined ? sql.table(table.name) : sql.table(`${t.testDb.pgSchema}.${table.name}`);
