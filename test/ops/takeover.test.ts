@@ -67,15 +67,19 @@ describe(`kill -9 of a worker: its claims are taken over (${TEST_DIALECT})`, () 
         concurrency: 6,
         msisdn: () => (++n % 25 === 0 ? `024${100 + ((n / 25) % 900)}0003` : loadMsisdn()),
       });
-      const leased = await waitFor('the first worker to hold claims in flight', async () => {
+      // Killed while it holds the row of a hanging submission (a number ending 0003, held for
+      // PROVIDER_TIMEOUT_MS): an ordinary row can finish between this read and the kill (with a live
+      // peer taking most rows, CI once saw none left).
+      const leased = await waitFor('the first worker to hold a hanging submission in flight', async () => {
         if (load.acknowledged.length < 50) return false;
         const rows = await t.database.db
           .selectFrom('outbox')
-          .select('id')
-          .where('locked_by', '=', deadId)
-          .where('locked_until', '>', Date.now())
+          .innerJoin('order_items', 'order_items.id', 'outbox.order_item_id')
+          .select(['outbox.id', 'order_items.beneficiary_msisdn as msisdn'])
+          .where('outbox.locked_by', '=', deadId)
+          .where('outbox.locked_until', '>', Date.now())
           .execute();
-        return rows.length > 0 ? rows.length : undefined;
+        return rows.some((r) => r.msisdn.endsWith('0003')) ? rows.length : undefined;
       });
       first.child.kill('SIGKILL');
       const killedAt = Date.now();
