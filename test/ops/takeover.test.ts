@@ -67,6 +67,8 @@ describe(`kill -9 of a worker: its claims are taken over (${TEST_DIALECT})`, () 
         concurrency: 6,
         msisdn: () => (++n % 25 === 0 ? `024${100 + ((n / 25) % 900)}0003` : loadMsisdn()),
       });
+      // A failed assertion must not leave the load running: it would keep the file's process alive.
+      ctx.after(() => load.stop());
       // Killed while it holds the row of a hanging submission (a number ending 0003, held for
       // PROVIDER_TIMEOUT_MS): an ordinary row can finish between this read and the kill (with a live
       // peer taking most rows, CI once saw none left).
