@@ -7,7 +7,7 @@ import { newId } from '../../lib/ids.js';
 import { formatGhs, fromGhs, toGhs } from '../../lib/money.js';
 import type { Actor, AuditTrail } from '../audit/service.js';
 import type { EventRecorder } from '../events/service.js';
-import type { AdjustmentRepository } from './adjustment-repository.js';
+import type { AdjustmentRepository, NewAdjustment } from './adjustment-repository.js';
 import { postings } from './postings.js';
 import type { Balances, WalletRepository } from './repository.js';
 import type { WalletAdjustment } from './schemas.js';
@@ -196,21 +196,7 @@ function reasonOf(reason: string): string {
   return trimmed;
 }
 
-function toRowShape(r: {
-  id: string;
-  walletId: string;
-  profileId: string;
-  mode: Mode;
-  direction: AdjustmentDirection;
-  amount: number;
-  reason: string;
-  status: AdjustmentStatus;
-  requestedBy: string;
-  requestedByStaffId: string | null;
-  decidedBy: string | null;
-  decidedByStaffId: string | null;
-  now: number;
-}): WalletAdjustmentRow {
+function toRowShape(r: NewAdjustment): WalletAdjustmentRow {
   return {
     id: r.id,
     wallet_id: r.walletId,
