@@ -54,8 +54,9 @@ const CURSOR = /"continueCursor":"([^"]*)"/;
 /** Pages of 20 in one walk of the heavy profile's history (bench/run.ts seeds 20 000 past orders). */
 const WALK_PAGES = 1_001;
 
-// Prefixes whose whole 7-digit range is valid for libphonenumber (059 0…, 025 … are not).
-const PREFIXES = ['024', '054', '055', '020', '050', '026', '027', '057', '053', '056'];
+// MTN's prefixes whose whole 7-digit range is valid for libphonenumber (059 0…, 025 … are not): the
+// bench buys MTN bundles, and a number of another network by its prefix is refused (src/domain/networks.ts).
+const PREFIXES = ['024', '054', '055', '053'];
 
 /** Beneficiary numbers reserved for one connection of one run: 10 000 of them, never shared. */
 const NUMBERS_PER_CONNECTION = 10_000;
@@ -70,7 +71,7 @@ const TEST_NUMBER_ENDINGS = 5;
 const USABLE_PER_CONNECTION = NUMBERS_PER_CONNECTION - TEST_NUMBER_ENDINGS;
 
 /**
- * Valid Ghana mobile numbers, distinct for every (run, connection): 10 prefixes × 10^7 numbers, a
+ * Valid Ghana mobile numbers, distinct for every (run, connection): 4 prefixes × 10^7 numbers, a
  * block of 10 000 (one value of the last four digits each) per (run, connection), never a test number.
  */
 export function numberSource(space: number, connection: number): () => string {
