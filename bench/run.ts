@@ -739,8 +739,11 @@ async function main(): Promise<void> {
     const other = servers[1];
     const ab = other
       ? [...reads, ...purchases].map((name) => {
-          const mine = rowsOf(name, self.label);
-          const theirs = rowsOf(name, other.label);
+          // A round in which either build refused or dropped answers measured something else (every
+          // scenario's requests are meant to succeed): it is left out of the pair, and said below.
+          const clean = (r: Row) => r.non2xx + r.errors + r.timeouts === 0;
+          const mine = rowsOf(name, self.label).filter(clean);
+          const theirs = rowsOf(name, other.label).filter(clean);
           const paired = mine.flatMap((r) => {
             const t = theirs.find((x) => x.round === r.round);
             return t && t.rps > 0 ? [r.rps / t.rps] : [];
@@ -753,6 +756,8 @@ async function main(): Promise<void> {
             thisP99: median(mine.map((r) => r.p99)),
             otherP99: median(theirs.map((r) => r.p99)),
             ratio: paired.length ? median(paired) : null,
+            /** Rounds left out because a build's answers were not all 2xx. */
+            unclean: rowsOf(name, self.label).length + rowsOf(name, other.label).length - mine.length - theirs.length,
             thisDrainS: drainOf(name, self.label),
             otherDrainS: drainOf(name, other.label),
           };
@@ -851,7 +856,8 @@ async function main(): Promise<void> {
       console.log('scenario                   this req/s  other req/s  this p99  other p99  this/other  this drain s  other drain s');
       for (const a of ab) {
         if (a.runs === 0) {
-          console.log(`${a.scenario.padEnd(24)} ${String(Math.round(a.thisRps)).padStart(12)}  (not run on ${other.label}: no upstreams)`);
+          const why = a.unclean > 0 ? 'no round in which both builds answered every request 2xx' : `not run on ${other.label}: no upstreams`;
+          console.log(`${a.scenario.padEnd(24)} ${String(Math.round(a.thisRps)).padStart(12)}  (${why})`);
           continue;
         }
         console.log(
@@ -864,7 +870,7 @@ async function main(): Promise<void> {
             fixed(a.ratio).padStart(11),
             seconds(a.thisDrainS).padStart(13),
             seconds(a.otherDrainS).padStart(14),
-          ].join(' '),
+          ].join(' ') + (a.unclean > 0 ? `  (${a.unclean} run(s) with answers not 2xx left out)` : ''),
         );
       }
       const worst = ab.reduce<(typeof ab)[number] | null>(
