@@ -88,9 +88,9 @@ describe('cli reads: profiles, rc stock, orders show, keys list, staff, audit, -
     assert.match(byId.stdout, /^ {2}#0 233244810051 \w+ attempt 1 GHS \d+\.\d{2}/m);
     assert.match(byId.stdout, /^ledger:\n {2}\d+ \S+ data_hold available GHS -/m);
     assert.equal(byRef.stdout, byId.stdout);
-    assert.equal((JSON.parse(json.stdout) as { order: { id: string } }).order.id, orderId);
+    assert.equal((JSON.parse(json.stdout) as { order: { _id: string } }).order._id, orderId);
     assert.equal(unknown.code, 1);
-    assert.equal(unknown.stderr.trim(), 'no order DBNOPE2345');
+    assert.equal(unknown.stderr.trim(), "no order DBNOPE2345: give an order id, a short reference, a paymentReference or a recipient's number");
   });
 
   test('orders stuck takes durations as it prints them (1s, 10s, 5m) and prints its summary once', async () => {
