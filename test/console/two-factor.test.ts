@@ -178,7 +178,7 @@ describe(`two-factor sign-in (${TEST_DIALECT})`, () => {
     const viewer = await signIn(t, 'viewer', 'scan@staff.example');
     await viewer.post('/console/2fa/setup');
     const page = (await viewer.get('/console/2fa')).body;
-    const uri = /id="totp-uri">([^<]+)</.exec(page)?.[1]?.replace(/&amp;/g, '&');
+    const uri = /id="totp-uri">([^<]+)</.exec(page)?.[1]?.replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code)));
     assert.ok(uri?.startsWith('otpauth://totp/'), page);
     const svg = /<svg id="totp-qr"[^>]*viewBox="0 0 (\d+) \d+"[^>]*>.*?<path fill="#000" d="([^"]+)"\/><\/svg>/.exec(page);
     assert.ok(svg, 'an inline SVG QR code on the page');

@@ -1,19 +1,17 @@
-/** Light modules around the symbol, as the QR standard asks: scanners find its edge by them. */
-const QUIET_ZONE = 4;
 /** Pixels per module on the page. */
 const MODULE_PX = 5;
 
 /**
- * A QR code's modules (src/lib/qr-code.ts) as an inline SVG of one path, with no style attribute
- * (the console's CSP allows none): the page needs no image request, and the secret it encodes
- * never leaves the answer it is in.
+ * A QR code's modules (src/lib/qr-code.ts, quiet zone included) as an inline SVG of one path, with
+ * no style attribute (the console's CSP allows none): the page needs no image request, and the
+ * secret it encodes never leaves the answer it is in.
  */
 export function qrCodeSvg(modules: readonly (readonly boolean[])[], options: { id: string; label: string }): string {
-  const size = modules.length + 2 * QUIET_ZONE;
+  const size = modules.length;
   let path = '';
   modules.forEach((row, y) => {
     row.forEach((dark, x) => {
-      if (dark) path += `M${x + QUIET_ZONE} ${y + QUIET_ZONE}h1v1h-1z`;
+      if (dark) path += `M${x} ${y}h1v1h-1z`;
     });
   });
   const px = size * MODULE_PX;
