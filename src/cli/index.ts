@@ -11,6 +11,7 @@ import * as ledger from './commands/ledger.js';
 import * as migrate from './commands/migrate.js';
 import * as operators from './commands/operators.js';
 import * as orders from './commands/orders.js';
+import * as packages from './commands/packages.js';
 import * as profiles from './commands/profiles.js';
 import * as providerCommands from './commands/providers.js';
 import * as reportCommands from './commands/report.js';
@@ -33,7 +34,7 @@ const program = new Command('partner-api')
   .showHelpAfterError()
   .exitOverride();
 
-for (const group of [serve, migrate, importCommand, keys, worker, demo, topups, rc, routes, orders, ledger, adjustments, webhooks, profiles, staff, audit, backupCommands, simulate, providerCommands, reportCommands, operators]) {
+for (const group of [serve, migrate, importCommand, keys, worker, demo, topups, rc, routes, orders, ledger, adjustments, webhooks, profiles, staff, audit, backupCommands, simulate, providerCommands, reportCommands, operators, packages]) {
   group.register(program);
 }
 

@@ -33,6 +33,7 @@ const EXPLAINED = [
   '@apidevtools/json-schema-ref-parser',
   'eslint-visitor-keys',
   '@noble/hashes',
+  'qr',
 ];
 
 function installed(dir: string): { name: string; version: string; node?: string }[] {

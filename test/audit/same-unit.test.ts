@@ -9,8 +9,10 @@ import { KEYS } from '../support/keys.js';
 import { waitFor } from '../support/wait.js';
 import { buySingle, newWorker, waitForState } from '../support/orders.js';
 import { cliEnv, runCli } from '../support/cli.js';
+import { seedFinding } from '../support/reconciliation.js';
 import { cliActor } from '../../src/cli/actor.js';
-import { CONSOLE_ENV, inject, multipart, type Page, PASSWORD, signIn, type StaffClient } from '../support/console.js';
+import { clientOf, CONSOLE_ENV, cookiesOf, enrolTwoFactor, ensureStaff, giveCode, inject, login, multipart, type Page, PASSWORD, signIn, type StaffClient } from '../support/console.js';
+import { totpCode } from '../../src/modules/console/totp.js';
 
 /**
  * Issue 24, "Audit: one unit with the change": every staff action, from the console and from the
@@ -42,6 +44,9 @@ const TABLES = [
   'data_package_prices',
   'package_routes',
   'catalog_state',
+  'wallet_adjustments',
+  'staff_recovery_codes',
+  'reconciliation_findings',
 ] as const;
 
 async function snapshot(t: TestApp): Promise<string> {
@@ -140,6 +145,37 @@ const pinCsv = () => `username,password\nAUD${pins++},1111-2222\nAUD${pins++},33
 
 const sessions = new Map<string, StaffClient>();
 
+/** A wallet adjustment above ADJUSTMENT_APPROVAL_ABOVE, waiting for an admin other than its requester. */
+async function pendingAdjustment(t: TestApp): Promise<string> {
+  const requester = { staffId: (await newStaff(t)).id, name: 'requester (test)', address: null };
+  const done = await t.ctx.adjustments.request(requester, {
+    profileId: 'usr_super',
+    mode: 'live',
+    direction: 'credit',
+    amount: t.ctx.config.adjustmentApprovalAbove / 100 + 1,
+    reason: 'audit test',
+  });
+  assert.equal(done.status, 'pending');
+  return done.id;
+}
+
+/**
+ * Signed in with two-factor sign-in on (enrolled with the code of the step before now, signed in
+ * with now's); `codes` holds the next step's code, which a refused call leaves unused.
+ */
+const codes = new Map<string, string>();
+async function twoFactorHolder(t: TestApp): Promise<string> {
+  const email = `holder${staffCount++}@staff.example`;
+  const id = await ensureStaff(t, email, 'viewer');
+  const at = Date.now();
+  const { secret } = await enrolTwoFactor(t, id, at - 30_000);
+  const signedIn = await giveCode(t, await login(t, email), totpCode(secret, at));
+  const cookie = cookiesOf(signedIn.headers).find((c) => c.startsWith('console_session=')) ?? '';
+  sessions.set(email, await clientOf(t, email, 'viewer', cookie, '/console/2fa'));
+  codes.set(email, totpCode(secret, at + 30_000));
+  return email;
+}
+
 interface ConsoleAction {
   action: string;
   /** Does the action once in the console; the records it needs are made by `setup`. */
@@ -217,6 +253,22 @@ const CONSOLE_ACTIONS: ConsoleAction[] = [
     run: (_t, a, id) => a.post(`/console/packages/${id}/routes`, { r0_provider: 'dtone', r0_productId: String(100 + numbers++), r1_provider: 'sandbox' }),
   },
   {
+    action: 'wallet.adjust',
+    setup: async () => 'usr_super',
+    run: (_t, a, id) => a.post(`/console/partners/${id}/adjustments`, { mode: 'live', direction: 'credit', amount: '1.25', reason: 'goodwill credit' }),
+  },
+  { action: 'wallet.adjust.approve', setup: pendingAdjustment, run: (_t, a, id) => a.post(`/console/adjustments/${id}/approve`) },
+  {
+    action: 'wallet.adjust.reject',
+    setup: pendingAdjustment,
+    run: (_t, a, id) => a.post(`/console/adjustments/${id}/reject`, { reason: 'not agreed' }),
+  },
+  {
+    action: 'staff.recovery_codes_regenerate',
+    setup: twoFactorHolder,
+    run: (_t, _a, email) => (sessions.get(email) as StaffClient).post('/console/2fa/recovery-codes', { code: codes.get(email) ?? '' }),
+  },
+  {
     action: 'staff.logout',
     // A session of its own, so the suite's admin stays signed in.
     async setup(t) {
@@ -257,7 +309,8 @@ describe('console: each action and its audit row commit together, or neither doe
       const row = await lastAudit(t);
       assert.equal(row.action, a.action);
       assert.equal(row.outcome, 'ok');
-      assert.equal(row.actor, a.action === 'staff.login' || a.action === 'staff.logout' ? record : admin.email);
+      const ownAction = a.action === 'staff.login' || a.action === 'staff.logout' || a.action === 'staff.recovery_codes_regenerate';
+      assert.equal(row.actor, ownAction ? record : admin.email);
       assert.equal(row.address, '127.0.0.1', 'the console records where the action came from');
     });
   }
@@ -302,6 +355,8 @@ const CLI_ACTIONS: CliAction[] = [
   { action: 'staff.update', setup: async (t) => (await newStaff(t)).email, args: (email) => ['staff', 'update', email, '--role', 'operator'] },
   { action: 'staff.reset_password', setup: async (t) => (await newStaff(t)).email, args: (email) => ['staff', 'reset-password', email] },
   { action: 'webhook.disable', setup: newEndpoint, args: (id) => ['webhooks', 'disable', id, '--reason', 'answers 500'] },
+  { action: 'package.update', setup: async () => 'pkg_b_1gb', args: (id) => ['packages', 'update', id, '--price', `${7 + (numbers++ % 50)}.25`] },
+  { action: 'reconciliation.resolve', setup: (t) => seedFinding(t), args: (id) => ['providers', 'resolve-finding', id, '--note', 'refunded by hand'] },
   {
     action: 'package.routes.set',
     setup: async () => 'pkg_b_1gb',

@@ -5,6 +5,7 @@ import { cliDatabaseEnv, runCli } from '../support/cli.js';
 import { KEYS } from '../support/keys.js';
 import { buySingle } from '../support/orders.js';
 import { enrolTwoFactor, ensureStaff } from '../support/console.js';
+import { seedFinding } from '../support/reconciliation.js';
 
 /** Issue 18 item 6: the CLI can look things up, as a new user would try it. */
 describe('cli reads: profiles, rc stock, orders show, keys list, staff, audit, --version, durations', () => {
@@ -88,9 +89,9 @@ describe('cli reads: profiles, rc stock, orders show, keys list, staff, audit, -
     assert.match(byId.stdout, /^ {2}#0 233244810051 \w+ attempt 1 GHS \d+\.\d{2}/m);
     assert.match(byId.stdout, /^ledger:\n {2}\d+ \S+ data_hold available GHS -/m);
     assert.equal(byRef.stdout, byId.stdout);
-    assert.equal((JSON.parse(json.stdout) as { order: { id: string } }).order.id, orderId);
+    assert.equal((JSON.parse(json.stdout) as { order: { _id: string } }).order._id, orderId);
     assert.equal(unknown.code, 1);
-    assert.equal(unknown.stderr.trim(), 'no order DBNOPE2345');
+    assert.equal(unknown.stderr.trim(), "no order DBNOPE2345: give an order id, a short reference, a paymentReference or a recipient's number");
   });
 
   test('orders stuck takes durations as it prints them (1s, 10s, 5m) and prints its summary once', async () => {
@@ -195,5 +196,27 @@ describe('cli reads: profiles, rc stock, orders show, keys list, staff, audit, -
         [true, 'refused'],
       ],
     );
+  });
+
+  test('packages list and update (what is not given is kept); providers findings lists an unresolved one and exits 2', async () => {
+    const finding = await seedFinding(t);
+    const before = await t.ctx.packages.find('pkg_a_2gb');
+    assert.ok(before);
+    const [list, update, badPrice, findings] = await Promise.all([
+      runCli(['packages', 'list', '--json'], env),
+      runCli(['packages', 'update', 'pkg_a_2gb', '--role-price', 'Agent=19.50'], env),
+      runCli(['packages', 'update', 'pkg_a_2gb', '--price', '12.345'], env),
+      runCli(['providers', 'findings'], env),
+    ]);
+    const listed = (JSON.parse(list.stdout) as { id: string; price: number; status: string }[]).find((p) => p.id === 'pkg_a_2gb');
+    assert.deepEqual([listed?.price, listed?.status], [before.price / 100, before.status], 'prices in GHS');
+    assert.equal(update.code, 0, update.stderr);
+    const after = await t.ctx.packages.find('pkg_a_2gb');
+    assert.deepEqual([after?.price, after?.status, after?.rolePrices.find((r) => r.role === 'Agent')?.price], [before.price, before.status, 1950]);
+    assert.match(update.stdout, /^updated pkg_a_2gb {2}\w+ {2}GHS \d+\.\d{2} \(.*Agent GHS 19\.50/);
+    assert.equal(badPrice.code, 1);
+    assert.equal(badPrice.stderr.trim(), '--price must be an amount in GHS such as 12.50 (got "12.345")');
+    assert.equal(findings.code, 2, findings.stderr);
+    assert.match(findings.stdout, new RegExp(`^${finding} {2}.* {2}unresolved$`, 'm'));
   });
 });

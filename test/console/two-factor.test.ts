@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import decodeQR from 'qr/decode.js';
 import { totpCode } from '../../src/modules/console/totp.js';
 import { createTestApp, TEST_DIALECT, type TestApp } from '../support/app.js';
 import {
@@ -173,6 +174,47 @@ describe(`two-factor sign-in (${TEST_DIALECT})`, () => {
     assert.equal((await inject(t, 'GET', '/console', { cookie: plain })).status, 200, 'the password alone signs in again');
   });
 
+  test('the set-up page draws the otpauth link as a QR code that decodes back to it', async () => {
+    const viewer = await signIn(t, 'viewer', 'scan@staff.example');
+    await viewer.post('/console/2fa/setup');
+    const page = (await viewer.get('/console/2fa')).body;
+    const uri = /id="totp-uri">([^<]+)</.exec(page)?.[1]?.replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code)));
+    assert.ok(uri?.startsWith('otpauth://totp/'), page);
+    const svg = /<svg id="totp-qr"[^>]*viewBox="0 0 (\d+) \d+"[^>]*>.*?<path fill="#000" d="([^"]+)"\/><\/svg>/.exec(page);
+    assert.ok(svg, 'an inline SVG QR code on the page');
+    assert.equal(decodeSvgQr(Number(svg[1]), svg[2] ?? ''), uri);
+  });
+
+  test('new recovery codes with a current code: the old ones stop working, the new ones sign in; audited', async () => {
+    const id = await ensureStaff(t, 'fresh-codes@staff.example', 'operator');
+    const { secret, recoveryCodes: old } = await enrolTwoFactor(t, id, now);
+    now += STEP;
+    const full = sessionCookie((await giveCode(t, await login(t, 'fresh-codes@staff.example', PASSWORD, '10.7.0.1'), totpCode(secret, now), '10.7.0.1')).headers) ?? '';
+    const operator = await clientOf(t, 'fresh-codes@staff.example', 'operator', full, '/console/2fa');
+    assert.match((await operator.get('/console/2fa')).body, /action="\/console\/2fa\/recovery-codes"/);
+
+    const wrong = await operator.post('/console/2fa/recovery-codes', { code: totpCode(secret, now + 5 * STEP) });
+    assert.equal(wrong.status, 403);
+    const replayed = await operator.post('/console/2fa/recovery-codes', { code: totpCode(secret, now) });
+    assert.equal(replayed.status, 403, 'the code of the sign-in was used already');
+    assert.equal((await audit('staff.recovery_codes_regenerate', 'refused')).filter((r) => r.record_id === id).length, 2);
+
+    now += STEP;
+    const done = await operator.post('/console/2fa/recovery-codes', { code: totpCode(secret, now) });
+    assert.equal(done.status, 200, done.body);
+    const fresh = [...done.body.matchAll(/<li><code>([a-z0-9]{5}-[a-z0-9]{5})<\/code><\/li>/g)].map((m) => m[1] ?? '');
+    assert.equal(fresh.length, 10);
+    assert.ok(fresh.every((c) => !old.includes(c)));
+    assert.ok(!(await operator.get('/console/2fa')).body.includes(fresh[0] ?? '?'), 'shown once');
+    assert.equal((await audit('staff.recovery_codes_regenerate')).filter((r) => r.record_id === id).length, 1);
+
+    const refused = await giveCode(t, await login(t, 'fresh-codes@staff.example', PASSWORD, '10.7.0.2'), old[0] ?? '', '10.7.0.2');
+    assert.equal(refused.status, 401, 'an old recovery code no longer signs in');
+    const accepted = await giveCode(t, await login(t, 'fresh-codes@staff.example', PASSWORD, '10.7.0.2'), fresh[0] ?? '', '10.7.0.2');
+    assert.equal(accepted.status, 303, accepted.body);
+    assert.equal(accepted.location, '/console/2fa?notice=recovery-code');
+  });
+
   async function signInAdmin() {
     await ensureStaff(t, 'boss@staff.example', 'admin');
     return { email: 'boss@staff.example' };
@@ -189,3 +231,21 @@ describe(`two-factor sign-in (${TEST_DIALECT})`, () => {
     return clientOf(t, 'reset-admin@staff.example', 'admin', cookie, '/console/staff').then((c) => ({ ...c, csrf: csrfOf(page.body) }));
   }
 });
+
+/**
+ * The modules of the page's QR code (one `M<x> <y>h1v1h-1z` per dark module, as the console draws
+ * it), drawn as a grey-scale bitmap 4 px a module and read back with the library's decoder.
+ */
+function decodeSvgQr(size: number, path: string): string {
+  const scale = 4;
+  const width = size * scale;
+  const data = new Uint8Array(width * width * 3).fill(255);
+  for (const m of path.matchAll(/M(\d+) (\d+)h1v1h-1z/g)) {
+    const x = Number(m[1]);
+    const y = Number(m[2]);
+    for (let dy = 0; dy < scale; dy++) {
+      for (let dx = 0; dx < scale; dx++) data.fill(0, ((y * scale + dy) * width + x * scale + dx) * 3, ((y * scale + dy) * width + x * scale + dx) * 3 + 3);
+    }
+  }
+  return decodeQR({ width, height: width, data });
+}

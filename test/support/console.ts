@@ -235,6 +235,22 @@ export const CONSOLE_ROUTES: ConsoleRouteCase[] = [
       return { code: totpCode(secret, Date.now()) };
     },
   },
+  {
+    method: 'POST',
+    url: '/console/2fa/recovery-codes',
+    role: 'viewer',
+    form: () => ({}),
+    ownAccount: true,
+    prepare: async (t, staffId) => {
+      const secret = newTotpSecret();
+      await t.database.db
+        .updateTable('staff_accounts')
+        .set({ totp_secret: t.ctx.cipher.sealer('staff-totp').seal(secret), totp_enabled_at: Date.now() })
+        .where('id', '=', staffId)
+        .execute();
+      return { code: totpCode(secret, Date.now()) };
+    },
+  },
   { method: 'GET', url: '/console/password', role: 'viewer', duringPasswordChange: true },
   {
     method: 'POST',

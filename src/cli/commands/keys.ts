@@ -3,6 +3,7 @@ import { DomainError } from '../../domain/errors.js';
 import type { Mode } from '../../domain/types.js';
 import { cliActor } from '../actor.js';
 import { printJson } from '../duration.js';
+import { apiKeyJson } from '../json-views.js';
 import { CliError, withRuntime } from '../runtime.js';
 
 function parseMode(value: string): Mode {
@@ -50,7 +51,7 @@ export function register(program: Command): void {
           const rows = opts.profile
             ? (await ctx.profiles.listKeys(opts.profile)).map((k) => ({ ...k, profile_id: opts.profile ?? '' }))
             : await ctx.profiles.listAllKeys();
-          if (opts.json) return printJson(rows);
+          if (opts.json) return printJson(rows.map(apiKeyJson));
           if (!rows.length) console.log(opts.profile ? `no keys for ${opts.profile}` : 'no keys');
           for (const k of rows) {
             const used = k.last_used_at ? new Date(Number(k.last_used_at)).toISOString() : 'never';

@@ -1,9 +1,16 @@
 import type { Command } from 'commander';
+import type { AppContext } from '../../context.js';
 import { DomainError } from '../../domain/errors.js';
 import { formatGhs as ghs } from '../../lib/money.js';
+import { normaliseGhanaMsisdn } from '../../lib/phone.js';
 import { formatDuration as duration, parseDuration, printJson } from '../duration.js';
 import { cliActor } from '../actor.js';
+import { staffOrderJson, stuckJson } from '../json-views.js';
+import { orderNamedBy } from '../order-identifier.js';
 import { CliError, withRuntime } from '../runtime.js';
+
+/** What names an order on the command line (docs/cli.md, "Naming an order"). */
+const ORDER_ARGUMENT = 'order id, short reference, paymentReference or recipient number (any form)';
 
 export function register(program: Command): void {
   const orders = program.command('orders').description('inspect and correct data orders (staff)');
@@ -18,12 +25,10 @@ export function register(program: Command): void {
       const found = await withRuntime(
         async ({ ctx }) => {
           const threshold = olderThan ?? ctx.config.orderStuckAfterMs;
-          const attention = await ctx.deliveries.needingAttention();
-          const flagged = new Set(attention.map((a) => a.order_item_id));
-          const stuck = (await ctx.orders.stuck(threshold)).filter((s) => !flagged.has(s.itemId));
+          const { attention, stuck } = await ctx.console.stuckDeliveries(threshold);
           const now = Date.now();
           if (opts.json) {
-            printJson({ olderThanMs: threshold, needsAttention: attention, stuck });
+            printJson(stuckJson(threshold, attention, stuck));
             return stuck.length + attention.length;
           }
           // First what only staff can settle: an upstream that may have delivered and will not say.
@@ -58,20 +63,16 @@ export function register(program: Command): void {
 
   orders
     .command('show')
-    .argument('<order>', 'order id or short reference')
-    .option('--json', 'print the order as JSON')
+    .argument('<order>', ORDER_ARGUMENT)
+    .option('--json', "print the order as JSON: the API's order, then its deliveries, provider attempts and ledger entries")
     .description('show an order: its recipients (with their outbox step) and its ledger entries')
     .action(async (order: string, opts: { json?: boolean }) => {
       await withRuntime(
         async ({ ctx }) => {
-          let d;
-          try {
-            d = await ctx.orders.detailForStaff(order);
-          } catch (error) {
-            if (error instanceof DomainError) throw new CliError(error.message);
-            throw error;
-          }
-          if (opts.json) return printJson(d);
+          const named = await orderNamedBy(ctx, order);
+          const d = await ctx.orders.detailForStaff(named.order.id);
+          const attempts = await ctx.deliveries.attemptsOf(d.order.id);
+          if (opts.json) return printJson(staffOrderJson(d, attempts));
           const o = d.order;
           const at = (ms: number | string | null) => (ms === null ? '-' : new Date(Number(ms)).toISOString());
           console.log(
@@ -89,7 +90,6 @@ export function register(program: Command): void {
               `  #${i.idx} ${i.beneficiary_msisdn} ${i.status} attempt ${i.attempt} ${ghs(Number(i.amount))}${i.error_message ? ` (${i.error_message})` : ''}${step}`,
             );
           }
-          const attempts = await ctx.deliveries.attemptsOf(o.id);
           if (attempts.length > 0) console.log('provider attempts:');
           for (const a of attempts) {
             const cost = a.cost === null ? '' : ` cost ${ghs(a.cost)}`;
@@ -112,22 +112,25 @@ export function register(program: Command): void {
 
   orders
     .command('resolve')
-    .argument('<order>', 'order id or short reference of a delivery that needs attention')
+    .argument('<order>', `${ORDER_ARGUMENT} of a delivery that needs attention`)
     .option('--delivered', 'the upstream delivered it: the order completes, the hold is spent')
     .option('--failed', 'the upstream did not deliver it: the delivery fails, the hold is returned')
     .requiredOption('--reason <text>', 'what the upstream said (kept on the attempt and in the audit trail)')
-    .option('--recipient <msisdn>', "a bulk order's recipient, by number (233…)")
+    .option('--recipient <msisdn>', "a bulk order's recipient, by number (any form; default: the number the order was named by)")
     .description('settle an open delivery by hand after checking with its upstream (admin)')
     .action(async (order: string, opts: { delivered?: boolean; failed?: boolean; reason: string; recipient?: string }) => {
       if (Boolean(opts.delivered) === Boolean(opts.failed)) throw new CliError('give exactly one of --delivered or --failed');
+      const recipient = opts.recipient === undefined ? undefined : (normaliseGhanaMsisdn(opts.recipient) ?? opts.recipient.trim());
       await withRuntime(
         async ({ ctx }) => {
+          const named = await orderNamedBy(ctx, order, { preferOpen: true });
+          const msisdn = recipient ?? named.msisdn ?? undefined;
           try {
             const r = await ctx.console.resolveDelivery(cliActor(), {
-              order,
+              order: named.order.id,
               outcome: opts.delivered ? 'completed' : 'failed',
               reason: opts.reason,
-              ...(opts.recipient === undefined ? {} : { msisdn: opts.recipient }),
+              ...(msisdn === undefined ? {} : { msisdn }),
             });
             console.log(`order ${r.orderId} ${r.shortReference}: delivery to ${r.msisdn} ${r.outcome === 'completed' ? 'delivered' : 'failed'} (resolved by hand)`);
           } catch (error) {
@@ -141,22 +144,28 @@ export function register(program: Command): void {
 
   orders
     .command('retry')
-    .argument('<orderId>', 'an order with deliveries open past ORDER_STUCK_AFTER_MS')
+    .argument('[order]', `${ORDER_ARGUMENT}; none: every order that orders stuck lists`)
     .option('--older-than <duration>', 'deliveries open this long count as stuck (default: ORDER_STUCK_AFTER_MS)')
-    .description('make the stuck deliveries of an order due now (the worker picks them up)')
-    .action(async (orderId: string, opts: { olderThan?: string }) => {
+    .description('make the stuck deliveries of an order (or of every stuck order) due now (the worker picks them up); exits 1 when a retry failed')
+    .action(async (order: string | undefined, opts: { olderThan?: string }) => {
       const olderThan = opts.olderThan === undefined ? undefined : parseDuration('--older-than', opts.olderThan);
       await withRuntime(
         async ({ ctx }) => {
-          try {
-            const r = await ctx.console.retryOrder(cliActor(), orderId, olderThan);
-            console.log(
-              `retried ${r.orderId} (${r.shortReference}): ${r.stuck} stuck deliveries, ${r.hurried} made due now, ${r.requeued} requeued`,
-            );
-          } catch (error) {
-            if (error instanceof DomainError) throw new CliError(`cannot retry: ${error.message}`);
-            throw error;
+          const threshold = olderThan ?? ctx.config.orderStuckAfterMs;
+          if (order !== undefined) {
+            const named = await orderNamedBy(ctx, order, { preferOpen: true });
+            try {
+              const r = await ctx.console.retryOrder(cliActor(), named.order.id, threshold);
+              console.log(
+                `retried ${r.orderId} (${r.shortReference}): ${r.stuck} stuck deliveries, ${r.hurried} made due now, ${r.requeued} requeued`,
+              );
+            } catch (error) {
+              if (error instanceof DomainError) throw new CliError(`cannot retry: ${error.message}`);
+              throw error;
+            }
+            return;
           }
+          await retryEveryStuckOrder(ctx, threshold);
         },
         { logLevel: 'warn' },
       );
@@ -164,14 +173,15 @@ export function register(program: Command): void {
 
   orders
     .command('reverse')
-    .argument('<orderId>', 'a completed data order')
+    .argument('<order>', `${ORDER_ARGUMENT} of a completed data order`)
     .requiredOption('--reason <text>', 'why it is reversed (kept on the order and in the ledger)')
     .description('refund a completed data order once; its state becomes reversed')
-    .action(async (orderId: string, opts: { reason: string }) => {
+    .action(async (order: string, opts: { reason: string }) => {
       await withRuntime(
         async ({ ctx }) => {
+          const named = await orderNamedBy(ctx, order);
           try {
-            const r = await ctx.console.reverseOrder(cliActor(), orderId, opts.reason);
+            const r = await ctx.console.reverseOrder(cliActor(), named.order.id, opts.reason);
             console.log(
               `reversed ${r.orderId} (${r.shortReference}): refunded ${ghs(r.refunded)}; wallet available now ${ghs(r.availableAfter)}`,
             );
@@ -183,4 +193,34 @@ export function register(program: Command): void {
         { logLevel: 'warn' },
       );
     });
+}
+
+/**
+ * `orders retry` without an order: each order with a delivery that `orders stuck` lists as stuck
+ * (same query, same threshold), once, in the order listed; a delivery that needs attention is left
+ * to `orders resolve` (an upstream may have delivered it). Exits 1 when any retry failed.
+ */
+async function retryEveryStuckOrder(ctx: AppContext, threshold: number): Promise<void> {
+  const { attention, stuck } = await ctx.console.stuckDeliveries(threshold);
+  for (const a of attention) {
+    console.log(`${a.order_id} ${a.short_reference} skipped: needs attention (${a.provider} attempt ${a.reference} ${a.status}); settle it with orders resolve`);
+  }
+  const orders = [...new Map(stuck.map((s) => [s.orderId, s.shortReference])).entries()];
+  if (orders.length === 0) {
+    console.log(`orders retry: nothing stuck (no delivery open longer than ${duration(threshold)})`);
+    return;
+  }
+  let failed = 0;
+  for (const [orderId, shortReference] of orders) {
+    try {
+      const r = await ctx.console.retryOrder(cliActor(), orderId, threshold);
+      console.log(`${r.orderId} ${r.shortReference} retried: ${r.stuck} stuck deliveries, ${r.hurried} made due now, ${r.requeued} requeued`);
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      failed++;
+      console.log(`${orderId} ${shortReference} FAILED: ${error.message}`);
+    }
+  }
+  console.log(`orders retry: ${orders.length - failed} of ${orders.length} orders retried${failed > 0 ? `, ${failed} failed` : ''}`);
+  if (failed > 0) throw new CliError('', 1);
 }

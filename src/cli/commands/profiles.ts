@@ -3,6 +3,7 @@ import { formatGhs } from '../../lib/money.js';
 import { DomainError } from '../../domain/errors.js';
 import { cliActor } from '../actor.js';
 import { printJson } from '../duration.js';
+import { staffProfileJson } from '../json-views.js';
 import { CliError, withRuntime } from '../runtime.js';
 
 export function register(program: Command): void {
@@ -10,13 +11,13 @@ export function register(program: Command): void {
 
   profiles
     .command('list')
-    .option('--json', 'print as JSON (balances in pesewas)')
+    .option('--json', 'print as JSON (balances in GHS, as the API gives them)')
     .description('list profiles with role, status and wallet balances per mode')
     .action(async (opts: { json?: boolean }) => {
       await withRuntime(
         async ({ ctx }) => {
           const rows = await ctx.profiles.listForStaff();
-          if (opts.json) return printJson(rows);
+          if (opts.json) return printJson(rows.map(staffProfileJson));
           if (rows.length === 0) console.log('no profiles (import a seed: import <file>)');
           for (const p of rows) {
             const wallets =

@@ -5,6 +5,7 @@ import type { Finding } from '../../modules/reconciliation/service.js';
 import { createProviders } from '../../providers/index.js';
 import { UPSTREAM_NAMES, type UpstreamName } from '../../providers/types.js';
 import { printJson } from '../duration.js';
+import { floatJson } from '../json-views.js';
 import { CliError, withRuntime } from '../runtime.js';
 import { parseWindow } from '../times.js';
 import { cliActor } from '../actor.js';
@@ -70,13 +71,53 @@ export function register(program: Command): void {
     });
 
   providers
-    .command('balances')
+    .command('findings')
+    .option('--all', 'resolved findings too (default: unresolved only)')
     .option('--json', 'print as JSON')
+    .description("reconciliation findings, as the console's reconciliation page lists them; exits 2 when an unresolved one is listed")
+    .action(async (opts: { all?: boolean; json?: boolean }) => {
+      const findings = await withRuntime(({ ctx }) => ctx.reconciliation.findings({ unresolvedOnly: !opts.all, limit: 300 }), {
+        logLevel: 'warn',
+      });
+      if (opts.json) printJson(findings.map((f) => ({ ...f, kindWords: KIND_WORDS[f.kind] })));
+      else {
+        if (findings.length === 0) console.log(opts.all ? 'no findings' : 'no unresolved findings');
+        for (const f of findings) {
+          const resolved = f.resolvedAt === null ? 'unresolved' : `resolved by ${f.resolvedBy ?? '?'}: ${f.note ?? ''}`;
+          console.log(`${f.id}  ${findingLine(f)}  ${resolved}`);
+        }
+      }
+      if (findings.some((f) => f.resolvedAt === null)) throw new CliError('', FINDINGS_EXIT_CODE);
+    });
+
+  providers
+    .command('resolve-finding')
+    .argument('<findingId>', 'a finding, as providers findings lists it')
+    .requiredOption('--note <text>', 'how it was settled (the money is settled by orders reverse or orders resolve)')
+    .description('mark a reconciliation finding resolved with a note (recorded as cli:<your user> in the audit trail)')
+    .action(async (findingId: string, opts: { note: string }) => {
+      await withRuntime(
+        async ({ ctx }) => {
+          try {
+            await ctx.console.resolveFinding(cliActor(), findingId, opts.note);
+          } catch (error) {
+            if (error instanceof DomainError) throw new CliError(`refused: ${error.message}`);
+            throw error;
+          }
+          console.log(`resolved ${findingId}: ${opts.note.trim()}`);
+        },
+        { logLevel: 'warn' },
+      );
+    });
+
+  providers
+    .command('balances')
+    .option('--json', "print as JSON (amounts in the upstream's currency)")
     .description("each enabled upstream's float as last read by the worker, its age, and LOW marks")
     .action(async (opts: { json?: boolean }) => {
       const lines = await withRuntime(({ ctx }) => ctx.floats.lines(), { logLevel: 'warn' });
       if (opts.json) {
-        printJson(lines);
+        printJson(lines.map(floatJson));
         return;
       }
       if (lines.length === 0) console.log('no upstream is enabled');

@@ -4,6 +4,8 @@ import { DomainError } from '../../domain/errors.js';
 import type { Mode } from '../../domain/types.js';
 import { formatGhs } from '../../lib/money.js';
 import { cliActor } from '../actor.js';
+import { printJson } from '../duration.js';
+import { topUpJson } from '../json-views.js';
 import { CliError, withRuntime } from '../runtime.js';
 
 const STATUSES: readonly TopUpStatus[] = ['pending', 'approved', 'rejected'];
@@ -50,12 +52,14 @@ export function register(program: Command): void {
     .option('--status <status>', 'pending, approved or rejected')
     .option('--mode <mode>', 'live or test')
     .option('--limit <n>', 'how many, newest first', '50')
+    .option('--json', "print as JSON: the API's top-ups, with profileId, mode and decidedBy")
     .description('list top-up requests, newest first')
-    .action(async (opts: { status?: string; mode?: string; limit: string }) => {
+    .action(async (opts: { status?: string; mode?: string; limit: string; json?: boolean }) => {
       const filter = { status: parseStatus(opts.status), mode: parseMode(opts.mode), limit: parseLimit(opts.limit) };
       await withRuntime(
         async ({ ctx }) => {
           const rows = await ctx.topUps.listForStaff(filter);
+          if (opts.json) return printJson(rows.map(topUpJson));
           if (rows.length === 0) console.log('no top-ups');
           for (const row of rows) console.log(line(row));
         },

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { DomainError } from '../../domain/errors.js';
 import { cliActor } from '../actor.js';
+import { printJson } from '../duration.js';
 import { CliError, withRuntime } from '../runtime.js';
 
 const iso = (ms: number | null) => (ms === null ? '-' : new Date(ms).toISOString());
@@ -17,11 +18,13 @@ export function register(program: Command): void {
   webhooks
     .command('list')
     .requiredOption('--profile <id>', 'the partner profile')
+    .option('--json', "print as JSON: the API's endpoints, with mode and failingSince")
     .description("a profile's webhook endpoints in both modes, newest first (secrets are never shown)")
-    .action(async (opts: { profile: string }) => {
+    .action(async (opts: { profile: string; json?: boolean }) => {
       await withRuntime(
         async ({ ctx }) => {
           const endpoints = await ctx.webhookEndpoints.listForStaff(opts.profile);
+          if (opts.json) return printJson(endpoints);
           if (endpoints.length === 0) console.log(`no webhook endpoints for ${opts.profile}`);
           for (const e of endpoints) {
             const state = e.status === 'enabled' ? 'enabled' : `disabled (${e.disabledReason ?? 'no reason'})`;
@@ -39,12 +42,14 @@ export function register(program: Command): void {
     .command('failures')
     .requiredOption('--profile <id>', 'the partner profile')
     .option('--limit <n>', 'how many, latest first', '50')
+    .option('--json', 'print as JSON')
     .description("a profile's deliveries whose last attempt failed: failed for good, or still being retried")
-    .action(async (opts: { profile: string; limit: string }) => {
+    .action(async (opts: { profile: string; limit: string; json?: boolean }) => {
       const limit = parseLimit(opts.limit);
       await withRuntime(
         async ({ ctx }) => {
           const failures = await ctx.webhookEndpoints.recentFailures(opts.profile, limit);
+          if (opts.json) return printJson(failures);
           if (failures.length === 0) console.log(`no failing webhook deliveries for ${opts.profile}`);
           for (const d of failures) {
             const outcome = d.lastStatusCode === null ? (d.lastError ?? 'no answer') : `HTTP ${d.lastStatusCode}`;

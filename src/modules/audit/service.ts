@@ -38,6 +38,7 @@ export const AUDIT_ACTIONS = [
   'staff.totp_disable',
   'staff.totp_reset',
   'staff.recovery_code_used',
+  'staff.recovery_codes_regenerate',
   'ledger.verify',
   'webhook.disable',
   'package.update',

@@ -112,6 +112,18 @@ export class ConsoleOperations {
     return this.s.orders.searchForStaff(filter);
   }
 
+  /**
+   * What `orders stuck` lists and `orders retry` (without an order) retries: deliveries an upstream
+   * may have delivered without saying so (only staff can settle them), and deliveries open longer
+   * than `olderThanMs` without moving, less those (newest last).
+   */
+  async stuckDeliveries(olderThanMs = this.s.orderStuckAfterMs) {
+    const attention = await this.s.deliveries.needingAttention();
+    const flagged = new Set(attention.map((a) => a.order_item_id));
+    const stuck = (await this.s.orders.stuck(olderThanMs)).filter((s) => !flagged.has(s.itemId));
+    return { attention, stuck };
+  }
+
   async order(idOrReference: string) {
     const detail = await this.s.orders.detailForStaff(idOrReference);
     return { ...detail, attempts: await this.s.deliveries.attemptsOf(detail.order.id) };

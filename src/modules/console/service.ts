@@ -518,6 +518,31 @@ export class StaffService {
   }
 
   /**
+   * New recovery codes for the holder (the old ones stop working), with a current code of their
+   * authenticator (limited like a password; a code is accepted once). Returned once, stored hashed;
+   * audited in the same unit.
+   */
+  async regenerateRecoveryCodes(actor: Actor, session: StaffSession, code: string): Promise<{ recoveryCodes: string[] }> {
+    const row = await this.staff.findAccountById(session.staffId);
+    if (!row || row.status !== 'active') throw unauthenticated('Your session has ended: sign in again');
+    if (row.totp_secret === null) throw conflict('INVALID_REQUEST', 'Two-factor sign-in is off: there are no recovery codes');
+    const attempt = this.throttle.begin([[`code:${row.id}`, LOGIN_LIMITS.perEmail]]);
+    if ('blockedFor' in attempt) {
+      throw forbidden('RATE_LIMITED', `Too many wrong codes; try again in ${Math.ceil(attempt.blockedFor / 60)} min`);
+    }
+    const step = matchingStep(this.twoFactor.sealer.open(row.totp_secret), code, this.clock());
+    if (step === null) throw forbidden('INVALID_REQUEST', 'Wrong code: type the code your authenticator app shows now');
+    const recoveryCodes = newRecoveryCodes();
+    await this.database.unit(async (tx) => {
+      if (!(await this.staff.acceptTotpStep(tx, row.id, step))) throw forbidden('INVALID_REQUEST', 'That code was used already: wait for the next one');
+      await this.staff.replaceRecoveryCodes(tx, row.id, recoveryCodes.map(recoveryCodeHash), this.clock());
+      await this.audit.record(tx, actor, 'staff.recovery_codes_regenerate', { type: 'staff', id: row.id }, { recoveryCodes: recoveryCodes.length });
+    });
+    attempt.release();
+    return { recoveryCodes };
+  }
+
+  /**
    * Another account's two-factor sign-in removed (a lost device), by an admin or from the CLI: its
    * sessions end and it signs in with its password alone (an admin under CONSOLE_REQUIRE_2FA=true
    * must set it up again before anything else). The holder's own is turned off with disableTwoFactor.

@@ -663,6 +663,48 @@ export class OrderRepository {
       .executeTakeFirst();
   }
 
+  /**
+   * Orders of any partner or mode whose paymentReference is `reference`, newest first. The unique
+   * index (profile_id, mode, payment_reference) answers it: every profile and both modes are given.
+   */
+  async findByPaymentReferenceForStaff(reference: string, limit: number): Promise<StaffOrderCandidateRow[]> {
+    return this.candidates()
+      .where('o.profile_id', 'in', (eb) => eb.selectFrom('profiles').select('id'))
+      .where('o.mode', 'in', ['live', 'test'])
+      .where('o.payment_reference', '=', reference)
+      .orderBy('o.created_at', 'desc')
+      .orderBy('o.id', 'desc')
+      .limit(limit)
+      .execute();
+  }
+
+  /** Orders with a recipient whose number is one of `msisdns` (a bulk order's recipients count), newest first. */
+  async findByNumberForStaff(msisdns: string[], limit: number): Promise<StaffOrderCandidateRow[]> {
+    if (msisdns.length === 0) return [];
+    return this.candidates()
+      .where((eb) =>
+        eb.or([
+          eb('o.beneficiary_msisdn', 'in', msisdns),
+          eb.exists(
+            eb.selectFrom('order_items as i').select('i.id').whereRef('i.order_id', '=', 'o.id').where('i.beneficiary_msisdn', 'in', msisdns),
+          ),
+        ]),
+      )
+      .orderBy('o.created_at', 'desc')
+      .orderBy('o.id', 'desc')
+      .limit(limit)
+      .execute();
+  }
+
+  /** An order with its partner's name, as a list of candidates shows it. */
+  private candidates() {
+    return this.database.read
+      .selectFrom('orders as o')
+      .leftJoin('profiles as p', 'p.id', 'o.profile_id')
+      .selectAll('o')
+      .select(['p.first_name as partner_first_name', 'p.last_name as partner_last_name']);
+  }
+
   async itemsWithOutbox(orderId: string) {
     return this.database.read
       .selectFrom('order_items as i')
@@ -696,6 +738,8 @@ export class OrderRepository {
     return { orders: Number(row.orders), failed: Number(row.failed ?? 0) };
   }
 }
+
+export type StaffOrderCandidateRow = OrderRow & { partner_first_name: string | null; partner_last_name: string | null };
 
 export interface StaffOrderFilter {
   text?: string | undefined;

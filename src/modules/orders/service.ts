@@ -11,7 +11,7 @@ import { postings } from '../wallet/postings.js';
 import type { EventRecorder } from '../events/service.js';
 import type { WalletRepository } from '../wallet/repository.js';
 import { parseListQuery } from './list-query.js';
-import type { OrderRepository, StaffOrderFilter } from './repository.js';
+import type { OrderRepository, StaffOrderCandidateRow, StaffOrderFilter } from './repository.js';
 import type { Order, OrderPage, OrderStatus, OrdersQuery } from './schemas.js';
 import { OrderViewCache, type RenderedOrder } from './view-cache.js';
 import { toOrderView, toStatusView } from './views.js';
@@ -46,6 +46,54 @@ export interface Reversal {
   shortReference: string;
   refunded: number;
   availableAfter: number;
+}
+
+/** One of the orders an identifier may name (a number or a paymentReference), as staff are shown it to choose. */
+export interface OrderCandidate {
+  id: string;
+  shortReference: string;
+  profileId: string;
+  /** The partner's first and last name, or null when the profile is gone. */
+  partnerName: string | null;
+  mode: Mode;
+  orderType: OrderRow['order_type'];
+  state: OrderRow['state'];
+  createdAt: number;
+  paymentReference: string | null;
+}
+
+/**
+ * What an identifier typed by staff names (see OrderService.resolveForStaff): one order (with how it
+ * was found, and the number when it was a number), several, or none.
+ */
+export type OrderMatch =
+  | { kind: 'one'; order: OrderRow; by: 'id' | 'shortReference' | 'paymentReference' | 'number'; msisdn: string | null }
+  | { kind: 'several'; candidates: OrderCandidate[]; more: boolean }
+  | { kind: 'none' };
+
+/** The most candidates an ambiguous identifier lists. */
+const MAX_CANDIDATES = 20;
+
+const isOpenOrder = (o: Pick<OrderRow, 'state'>) => o.state === 'pending' || o.state === 'processing';
+
+function toCandidate(o: StaffOrderCandidateRow): OrderCandidate {
+  const name = [o.partner_first_name, o.partner_last_name].filter((n) => n !== null && n !== '').join(' ');
+  return {
+    id: o.id,
+    shortReference: o.short_reference,
+    profileId: o.profile_id,
+    partnerName: name === '' ? null : name,
+    mode: o.mode,
+    orderType: o.order_type,
+    state: o.state,
+    createdAt: Number(o.created_at),
+    paymentReference: o.payment_reference,
+  };
+}
+
+/** Orders keep the number as the partner wrote it once normalised to the local form; try both forms (and as typed). */
+function msisdnForms(msisdn: string, typed: string): string[] {
+  return [...new Set([msisdn, `0${msisdn.slice(3)}`, typed])];
 }
 
 /** Views kept for the order lists: ~1 KB each (a bulk order of 20 recipients ~5 KB). */
@@ -187,8 +235,7 @@ export class OrderService {
   async searchForStaff(filter: Omit<StaffOrderFilter, 'msisdns'>): Promise<OrderRow[]> {
     const text = filter.text?.trim() || undefined;
     const msisdn = text === undefined ? null : normaliseGhanaMsisdn(text);
-    // Orders keep the number as the partner wrote it once normalised to the local form; try both forms.
-    const msisdns = msisdn === null ? [] : [...new Set([msisdn, `0${msisdn.slice(3)}`, text ?? ''])];
+    const msisdns = msisdn === null || text === undefined ? [] : msisdnForms(msisdn, text);
     return this.orders.searchForStaff({ ...filter, text, msisdns });
   }
 
@@ -198,6 +245,43 @@ export class OrderService {
     if (!order) throw notFound('ORDER_NOT_FOUND', `no order ${idOrReference}`);
     const [items, ledger] = await Promise.all([this.orders.itemsWithOutbox(order.id), this.orders.ledgerEntriesOf(order.id)]);
     return { order, items, ledger };
+  }
+
+  /**
+   * The order staff mean by `identifier`: its id, its short reference, a partner's paymentReference
+   * (of any partner and mode) or a recipient's number in any written form (a bulk order's
+   * recipients count). An id or short reference names one order. A paymentReference or a number may
+   * name several (several partners, both modes, orders over time): they are returned as candidates,
+   * newest first, unless `preferOpen` and exactly one of them is still open (pending or processing),
+   * which is the one a retry or a resolve means.
+   */
+  async resolveForStaff(identifier: string, options: { preferOpen?: boolean } = {}): Promise<OrderMatch> {
+    const text = identifier.trim();
+    if (text === '') return { kind: 'none' };
+    const direct = await this.orders.findByIdOrReference(text);
+    if (direct) return { kind: 'one', order: direct, by: direct.id === text ? 'id' : 'shortReference', msisdn: null };
+    const msisdn = normaliseGhanaMsisdn(text);
+    const [byReference, byNumber] = await Promise.all([
+      this.orders.findByPaymentReferenceForStaff(text, MAX_CANDIDATES + 1),
+      msisdn === null ? [] : this.orders.findByNumberForStaff(msisdnForms(msisdn, text), MAX_CANDIDATES + 1),
+    ]);
+    const found = new Map<string, StaffOrderCandidateRow>();
+    for (const row of [...byReference, ...byNumber]) found.set(row.id, row);
+    const rows = [...found.values()].sort((a, b) => Number(b.created_at) - Number(a.created_at) || (a.id < b.id ? 1 : -1));
+    const one = (order: StaffOrderCandidateRow): OrderMatch => {
+      const byNumberToo = byNumber.some((r) => r.id === order.id);
+      const { partner_first_name: _f, partner_last_name: _l, ...row } = order;
+      return byNumberToo && !byReference.some((r) => r.id === order.id)
+        ? { kind: 'one', order: row, by: 'number', msisdn }
+        : { kind: 'one', order: row, by: 'paymentReference', msisdn: null };
+    };
+    const [only] = rows;
+    if (only && rows.length === 1) return one(only);
+    if (rows.length === 0) return { kind: 'none' };
+    const open = rows.filter(isOpenOrder);
+    const [onlyOpen] = open;
+    if (options.preferOpen && onlyOpen && open.length === 1) return one(onlyOpen);
+    return { kind: 'several', candidates: rows.slice(0, MAX_CANDIDATES).map(toCandidate), more: rows.length > MAX_CANDIDATES };
   }
 
   /** Orders per minute and the failure rate over the last `windowMs` (the console's dashboard). */

@@ -4,6 +4,7 @@ import { statusOfRefusal } from '../../../http/errors.js';
 import { InventoryImportError } from '../../result-checker/csv.js';
 import { isRefusal } from '../operations.js';
 import { CodeBody, CsrfOnly, IdParams, NoticeQuery, TwoFactorOffBody } from '../schemas.js';
+import { twoFactorView } from '../models/two-factor.js';
 import { codePage, twoFactorPage } from '../views/two-factor.js';
 import { act, actorOf, cookieOptions, frameOf, html, PAGE, seeOther, sessionOf, SESSION_COOKIE, type ConsoleDeps } from './common.js';
 
@@ -45,11 +46,12 @@ export const twoFactorRoutes: FastifyPluginAsyncTypebox<ConsoleDeps> = async (ap
   const page = async (request: FastifyRequest, reply: FastifyReply, extra: { error?: string; recoveryCodes?: string[]; notice?: string } = {}, status = 200) => {
     const session = sessionOf(request);
     const state = await staff.twoFactorStatus(session.staffId);
-    return html(reply, twoFactorPage(frameOf(request, 'Two-factor sign-in', '2fa', extra.notice), { ...state, ...extra, enrolmentRequired: session.twoFactorEnrolmentRequired }), status);
+    const view = twoFactorView(state, { ...extra, enrolmentRequired: session.twoFactorEnrolmentRequired });
+    return html(reply, twoFactorPage(frameOf(request, 'Two-factor sign-in', '2fa', extra.notice), view), status);
   };
 
   /** A refusal shown on the two-factor page (and recorded), or an error thrown on. */
-  const refusedOnPage = async (request: FastifyRequest, reply: FastifyReply, action: 'staff.totp_enable' | 'staff.totp_disable', error: unknown) => {
+  const refusedOnPage = async (request: FastifyRequest, reply: FastifyReply, action: 'staff.totp_enable' | 'staff.totp_disable' | 'staff.recovery_codes_regenerate', error: unknown) => {
     if (!isRefusal(error) || error instanceof InventoryImportError) throw error;
     await ops.recordRefusal(actorOf(request), action, sessionOf(request).staffId, error.message);
     return page(request, reply, { error: error.message }, error.code === 'RATE_LIMITED' ? 429 : statusOfRefusal(error.refusal));
@@ -86,6 +88,22 @@ export const twoFactorRoutes: FastifyPluginAsyncTypebox<ConsoleDeps> = async (ap
       void reply.header('hx-push-url', '/console/2fa');
       // The session no longer needs to set it up: the frame shows the navigation again.
       request.staff = { ...sessionOf(request), twoFactorEnrolmentRequired: false };
+      return page(request, reply, { recoveryCodes });
+    },
+  );
+
+  app.post(
+    '/console/2fa/recovery-codes',
+    { schema: { ...PAGE, body: CodeBody }, config: { console: { role: 'viewer', action: 'staff.recovery_codes_regenerate' } } },
+    async (request, reply) => {
+      let recoveryCodes: string[];
+      try {
+        ({ recoveryCodes } = await staff.regenerateRecoveryCodes(actorOf(request), sessionOf(request), request.body.code));
+      } catch (error) {
+        return refusedOnPage(request, reply, 'staff.recovery_codes_regenerate', error);
+      }
+      // Shown on this answer only, as at enrolment.
+      void reply.header('hx-push-url', '/console/2fa');
       return page(request, reply, { recoveryCodes });
     },
   );

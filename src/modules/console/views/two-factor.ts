@@ -2,6 +2,7 @@ import { html as h } from 'ghtml';
 import type { PageFrame } from '../models/frame.js';
 import type { TwoFactorView } from '../models/two-factor.js';
 import { csrfField, head, layout, secret } from './layout.js';
+import { qrCodeSvg } from './qr-code.js';
 
 /** The second step of a sign-in: the code of the authenticator app, or a recovery code. */
 export function codePage(csrf: string, error?: string): string {
@@ -45,11 +46,12 @@ export function twoFactorPage(frame: PageFrame, view: TwoFactorView): string {
     const off = view.required
       ? h`<p>Admins must keep two-factor sign-in (CONSOLE_REQUIRE_2FA). If your device is lost, another admin can reset it.</p>`
       : h`<section><h2>Turn it off</h2><form method="post" action="/console/2fa/disable" class="stacked">!${csrf}<label>Password <input type="password" name="password" required autocomplete="current-password"></label><label>Code <input name="code" required autocomplete="one-time-code" inputmode="numeric" maxlength="32"></label><button type="submit">Turn off</button></form></section>`;
-    body = h`!${codes}<p id="two-factor-state">Two-factor sign-in is <strong>on</strong>; ${view.recoveryCodesLeft} unused recovery codes.</p>!${off}`;
+    const regenerate = h`<section><h2>New recovery codes</h2><p>Used some, or fear they were seen? New codes replace all the old ones, which stop working at once.</p><form method="post" action="/console/2fa/recovery-codes" class="stacked">!${csrf}<label>Code the app shows now <input name="code" required autocomplete="one-time-code" inputmode="numeric" maxlength="32"></label><button type="submit">Make new recovery codes</button></form></section>`;
+    body = h`!${codes}<p id="two-factor-state">Two-factor sign-in is <strong>on</strong>; ${view.recoveryCodesLeft} unused recovery codes.</p>!${regenerate}!${off}`;
   } else if (view.state === 'setting-up') {
     body = h`!${secret(
       'Set up your authenticator app',
-      h`<p>Add an account to your authenticator app (Google Authenticator, Authy, 1Password, …) with this key, or paste the link into an app that takes one:</p><p>Key: <code id="totp-secret">${grouped(view.secret)}</code></p><p>Link: <code id="totp-uri">${view.uri}</code></p>`,
+      h`<p>Scan this code with your authenticator app (Google Authenticator, Authy, 1Password, …):</p>!${view.qrModules ? qrCodeSvg(view.qrModules, { id: 'totp-qr', label: 'QR code of the authenticator link' }) : ''}<p>Or add the account by hand with this key, or paste the link into an app that takes one:</p><p>Key: <code id="totp-secret">${grouped(view.secret)}</code></p><p>Link: <code id="totp-uri">${view.uri}</code></p>`,
     )}
 <form method="post" action="/console/2fa/confirm" class="stacked">!${csrf}<label>Code the app shows now <input name="code" required autocomplete="one-time-code" inputmode="numeric" maxlength="32"></label><button type="submit">Confirm</button></form>
 <form method="post" action="/console/2fa/setup" class="inline">!${csrf}<button type="submit">Start again with a new key</button></form>`;
