@@ -105,33 +105,33 @@ describe(`refunds: a bulk recipient reversed, a result-checker sale refunded (${
   }
 
   test('a bulk recipient reversed by the CLI: its amount back once, the event, the audit row; a failed one refused; the whole order then refunds only the rest', async () => {
-    const orderId = await deliveredBulk(['0244910001', '0244910002', '0244910000']);
+    const orderId = await deliveredBulk(['0244910011', '0244910012', '0244910000']);
     const before = await available(KEYS.superLive);
 
     const failed = await runCli(['orders', 'reverse', orderId, '--recipient', '0244910000', '--reason', 'asked for it'], env);
     assert.equal(failed.code, 1, failed.stdout);
     assert.match(failed.stderr, /recipient 233244910000 failed and was refunded then; only a completed recipient can be reversed/);
 
-    const done = await runCli(['orders', 'reverse', orderId, '--recipient', '+233 24 491 0001', '--reason', 'Bundle never arrived', '--json'], env);
+    const done = await runCli(['orders', 'reverse', orderId, '--recipient', '+233 24 491 0011', '--reason', 'Bundle never arrived', '--json'], env);
     assert.equal(done.code, 0, done.stderr);
     const printed = JSON.parse(done.stdout) as OrderBody;
     assert.deepEqual(printed, await orderOf(KEYS.superLive, orderId), '--json prints the order as the API shows it');
     assert.equal(printed.state, 'completed', 'another recipient is still delivered');
-    const first = printed.bulkRecipients?.find((r) => r.beneficiaryMsisdn === '233244910001');
+    const first = printed.bulkRecipients?.find((r) => r.beneficiaryMsisdn === '233244910011');
     assert.equal(first?.status, 'completed', 'the contract’s recipient status is kept');
     assert.equal(first?.reversalReason, 'Bundle never arrived');
     assert.equal(typeof first?.reversedAt, 'number');
-    assert.equal(printed.bulkRecipients?.find((r) => r.beneficiaryMsisdn === '233244910002')?.reversedAt, null);
+    assert.equal(printed.bulkRecipients?.find((r) => r.beneficiaryMsisdn === '233244910012')?.reversedAt, null);
     assert.equal(await available(KEYS.superLive), before + 8.5);
     const [event] = (await eventsOf(KEYS.superLive, 'order.recipient.reversed')).filter((e) => e.object._id === orderId);
-    assert.equal(event?.recipient?.beneficiaryMsisdn, '233244910001');
+    assert.equal(event?.recipient?.beneficiaryMsisdn, '233244910011');
     assert.equal(event?.recipient?.reversalReason, 'Bundle never arrived');
     const [audited] = await auditOf('order.reverse_recipient', orderId);
     assert.equal(audited?.outcome, 'ok');
-    assert.deepEqual(audited?.detail && { recipient: audited.detail.recipient, refunded: audited.detail.refunded }, { recipient: '233244910001', refunded: 8.5 });
+    assert.deepEqual(audited?.detail && { recipient: audited.detail.recipient, refunded: audited.detail.refunded }, { recipient: '233244910011', refunded: 8.5 });
     await verified();
 
-    const twice = await runCli(['orders', 'reverse', orderId, '--recipient', '0244910001', '--reason', 'again'], env);
+    const twice = await runCli(['orders', 'reverse', orderId, '--recipient', '0244910011', '--reason', 'again'], env);
     assert.equal(twice.code, 1);
     assert.match(twice.stderr, /already reversed; nothing refunded/);
     assert.equal(await available(KEYS.superLive), before + 8.5);
@@ -155,11 +155,11 @@ describe(`refunds: a bulk recipient reversed, a result-checker sale refunded (${
   });
 
   test('the last completed recipient reversed: the order becomes reversed (order.reversed sent); a whole reversal is then refused', async () => {
-    const orderId = await deliveredBulk(['0244920001', '0244920002']);
+    const orderId = await deliveredBulk(['0244920011', '0244920012']);
     const before = await available(KEYS.superLive);
-    const one = await t.ctx.console.reverseRecipient(adminActor, orderId, '0244920001', 'first');
+    const one = await t.ctx.console.reverseRecipient(adminActor, orderId, '0244920011', 'first');
     assert.equal(one.orderReversed, false);
-    const two = await t.ctx.console.reverseRecipient(adminActor, orderId, '0244920002', 'second');
+    const two = await t.ctx.console.reverseRecipient(adminActor, orderId, '0244920012', 'second');
     assert.equal(two.orderReversed, true);
     assert.equal(two.order.state, 'reversed');
     assert.equal(await available(KEYS.superLive), before + 17);
@@ -233,17 +233,17 @@ describe(`refunds: a bulk recipient reversed, a result-checker sale refunded (${
   });
 
   test('console forms: an operator is refused (nothing moves), an admin reverses a recipient and refunds a sale', async () => {
-    const orderId = await deliveredBulk(['0244930001', '0244930002']);
+    const orderId = await deliveredBulk(['0244930011', '0244930012']);
     const saleId = await soldCredential('BECE-FORM-1');
     const before = await available(KEYS.superLive);
     const page = await operator.get(`/console/orders/${orderId}`);
     assert.equal(page.status, 200);
     assert.ok(!page.body.includes('/recipients/reverse'), 'an operator is offered no Reverse form');
-    assert.equal((await operator.post(`/console/orders/${orderId}/recipients/reverse`, { recipient: '233244930001', reason: 'x' })).status, 403);
+    assert.equal((await operator.post(`/console/orders/${orderId}/recipients/reverse`, { recipient: '233244930011', reason: 'x' })).status, 403);
     assert.equal((await operator.post(`/console/orders/${saleId}/refund`, { reason: 'x' })).status, 403);
     assert.equal(await available(KEYS.superLive), before);
 
-    const reversed = await admin.post(`/console/orders/${orderId}/recipients/reverse`, { recipient: '233244930001', reason: 'never arrived' });
+    const reversed = await admin.post(`/console/orders/${orderId}/recipients/reverse`, { recipient: '233244930011', reason: 'never arrived' });
     assert.equal(reversed.status, 303, reversed.body.slice(0, 300));
     const refunded = await admin.post(`/console/orders/${saleId}/refund`, { reason: 'not needed' });
     assert.equal(refunded.status, 303, refunded.body.slice(0, 300));
@@ -255,10 +255,29 @@ describe(`refunds: a bulk recipient reversed, a result-checker sale refunded (${
     await verified();
   });
 
+  test('ledger verify reports a reversed recipient or a refunded sale without its one refund entry', async () => {
+    const orderId = await deliveredBulk(['0244950011', '0244950012']);
+    const [item] = await t.database.db.selectFrom('order_items').select('id').where('order_id', '=', orderId).orderBy('idx').limit(1).execute();
+    assert.ok(item);
+    await t.database.db.updateTable('order_items').set({ reversed_at: Date.now(), reversal_reason: 'by hand' }).where('id', '=', item.id).execute();
+    const saleId = await soldCredential('BECE-TAMPER-1');
+    await t.database.db.updateTable('rc_transactions').set({ refunded_at: Date.now(), refund_reason: 'by hand' }).where('id', '=', saleId).execute();
+    try {
+      const mismatches = (await t.ctx.ledger.verify()).mismatches.join('\n');
+      assert.match(mismatches, new RegExp(`reversed recipient ${item.id} of order ${orderId} has 0 recipient reversal entries`));
+      assert.match(mismatches, new RegExp(`refunded transaction ${saleId} has 0 staff refund entries`));
+      assert.match(mismatches, new RegExp(`refunded transaction ${saleId} left its credential cred_\\w+ not void`));
+    } finally {
+      await t.database.db.updateTable('order_items').set({ reversed_at: null, reversal_reason: null }).where('id', '=', item.id).execute();
+      await t.database.db.updateTable('rc_transactions').set({ refunded_at: null, refund_reason: null }).where('id', '=', saleId).execute();
+    }
+    await verified();
+  });
+
   test('in Chromium: Reverse a recipient and Refund a sale on their order pages, the voided credential on the inventory page; screenshots kept', { timeout: 180_000 }, async (c) => {
     const browser = await openBrowser(c);
     if (!browser) return;
-    const orderId = await deliveredBulk(['0244940001', '0244940002']);
+    const orderId = await deliveredBulk(['0244940011', '0244940012']);
     const saleId = await soldCredential('BECE-BROWSER-1');
     const before = await available(KEYS.superLive);
     const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
@@ -271,19 +290,19 @@ describe(`refunds: a bulk recipient reversed, a result-checker sale refunded (${
     await page.getByRole('heading', { name: 'Dashboard', exact: true }).waitFor();
 
     await page.goto(`${origin}/console/orders/${orderId}`);
-    const row = page.locator('tr[data-recipient="233244940002"]');
+    const row = page.locator('tr[data-recipient="233244940012"]');
     await row.getByLabel('Reason').fill('Customer says nothing arrived');
     await screenshot(page, 'refunds-bulk-order-reverse-form');
     await row.getByRole('button', { name: 'Reverse' }).click();
-    await page.getByText('Recipient reversed').waitFor();
-    await page.locator('tr[data-recipient="233244940002"]').getByText('Customer says nothing arrived').waitFor();
+    await page.getByText('Recipient reversed: the partner is refunded for it.').waitFor();
+    await page.locator('tr[data-recipient="233244940012"]').getByText('Customer says nothing arrived').waitFor();
     await screenshot(page, 'refunds-bulk-order-recipient-reversed');
     assert.equal(await available(KEYS.superLive), before + 8.5);
 
     await page.goto(`${origin}/console/orders/${saleId}`);
     await page.getByLabel('Reason').fill('Candidate registered twice');
     await page.getByRole('button', { name: 'Refund' }).click();
-    await page.getByText('Result checker refunded').waitFor();
+    await page.getByText('Result checker refunded: the partner is refunded and the credential is void.').waitFor();
     await page.locator('dd.state').getByText('reversed').waitFor();
     await screenshot(page, 'refunds-result-checker-refunded');
     assert.equal(await available(KEYS.superLive), before + 8.5 + 15);

@@ -221,7 +221,7 @@ export class ConsoleOperations {
   /** A sold result-checker credential refunded and voided: by its sale's id (the order's) or short reference. */
   refundResultChecker(actor: Actor, idOrReference: string, reason: string) {
     return this.refusalRecorded(actor, 'rc.refund', { type: 'rc_transaction', id: idOrReference }, { reason }, () =>
-      this.s.resultChecker.refund(actor, idOrReference, reason),
+      this.s.resultChecker.refundSale(actor, idOrReference, reason),
     );
   }
 

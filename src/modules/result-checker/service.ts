@@ -545,7 +545,7 @@ export class ResultCheckerService {
    * bulk purchase is refunded item by item (each item is a sale of its own). A test-mode sale: the
    * test wallet is credited, and there is nothing to void.
    */
-  async refund(actor: Actor, idOrReference: string, reason: string): Promise<RcRefund> {
+  async refundSale(actor: Actor, idOrReference: string, reason: string): Promise<RcRefund> {
     const why = reason.trim();
     if (why === '') throw invalid('INVALID_REQUEST', 'a reason is required');
     const wanted = idOrReference.trim();
