@@ -158,7 +158,7 @@ export function createContext(
     config.upstreams.attentionAfterMs,
     clock,
   );
-  const resultCheckerService = new ResultCheckerService(database, resultChecker, wallets, idempotency, cipher, audit, clock, references);
+  const resultCheckerService = new ResultCheckerService(database, resultChecker, wallets, idempotency, cipher, audit, clock, references, eventRecorder);
   const topUpService = new TopUpService(database, topUps, wallets, walletService, idempotency, eventRecorder, audit, clock);
   const momoService = new MomoTopUpService(
     database,

@@ -110,6 +110,9 @@ export interface RcCredentialsTable {
   assigned_transaction_id: string | null;
   assigned_at: number | null;
   created_at: number;
+  /** Set when the sale it was handed to was refunded: it stays assigned (never sold again) and is void (migration 0019). */
+  voided_at: ColumnType<number | null, number | null | undefined, number | null>;
+  void_reason: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface WalletsTable {
@@ -132,8 +135,10 @@ export type LedgerKind =
   | 'data_settle'
   | 'data_release'
   | 'data_reversal'
+  | 'data_recipient_reversal'
   | 'rc_debit'
   | 'rc_refund'
+  | 'rc_reversal'
   | 'adjustment';
 
 export interface LedgerEntriesTable {
@@ -215,6 +220,9 @@ export interface OrderItemsTable {
   completed_at: number | null;
   created_at: number;
   updated_at: number;
+  /** A completed recipient refunded by staff on its own: it stays `completed` (migration 0019). */
+  reversed_at: ColumnType<number | null, number | null | undefined, number | null>;
+  reversal_reason: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export type OutboxKind = 'submit' | 'poll';
@@ -412,6 +420,9 @@ export interface RcTransactionsTable {
   created_at: number;
   completed_at: number | null;
   updated_at: number;
+  /** A completed sale refunded by staff: it stays `completed`, its order is `reversed` (migration 0019). */
+  refunded_at: ColumnType<number | null, number | null | undefined, number | null>;
+  refund_reason: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export type TopUpStatus = 'pending' | 'approved' | 'rejected';

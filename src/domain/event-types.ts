@@ -4,6 +4,7 @@ export const EVENT_TYPES = [
   'order.failed',
   'order.recipient.completed',
   'order.recipient.failed',
+  'order.recipient.reversed',
   'order.reversed',
   'topup.approved',
   'topup.rejected',

@@ -363,7 +363,16 @@ function webhooks(): Json {
       'One recipient of a bulk order failed and was refunded; `recipient` is its entry.',
       Type.Object({ object: order, recipient }),
     ],
-    ['order.reversed', 'A completed order was refunded by staff.', Type.Object({ object: order })],
+    [
+      'order.recipient.reversed',
+      'Staff reversed one completed recipient of a bulk order: its amount was refunded; `recipient` is its entry (reversedAt and reversalReason set, status still completed).',
+      Type.Object({ object: order, recipient }),
+    ],
+    [
+      'order.reversed',
+      'A completed order was refunded by staff (a bulk order: also when its last completed recipient was reversed on its own; a result checker: its credential was voided).',
+      Type.Object({ object: order }),
+    ],
     ['topup.approved', 'Staff approved a top-up request: the wallet was credited.', Type.Object({ object: topUp })],
     ['topup.rejected', 'Staff rejected a top-up request.', Type.Object({ object: topUp })],
     [

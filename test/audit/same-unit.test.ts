@@ -34,6 +34,7 @@ const TABLES = [
   'outbox',
   'top_ups',
   'rc_credentials',
+  'rc_transactions',
   'events',
   'webhook_endpoints',
   'webhook_deliveries',
@@ -106,6 +107,40 @@ async function completedOrder(t: TestApp): Promise<string> {
   }
   return orderId;
 }
+
+/** A delivered bulk order of two recipients, as `<orderId> <first recipient>`. */
+async function completedBulk(t: TestApp): Promise<string> {
+  const numbers = [nextNumber(), nextNumber()];
+  const bought = await t.call('POST', '/api/v1/data-bundles/buy-bulk', {
+    key: KEYS.superLive,
+    body: { operatorId: 'op_a', productId: 'prd_a', items: numbers.map((beneficiaryMsisdn) => ({ packageId: 'pkg_a_1gb', beneficiaryMsisdn })) },
+  });
+  assert.equal(bought.status, 200, JSON.stringify(bought.body));
+  const orderId = bought.body.data.orderId as string;
+  const worker = newWorker(t);
+  worker.start();
+  try {
+    await waitForState(t, KEYS.superLive, orderId, ['completed']);
+  } finally {
+    await worker.stop();
+  }
+  return `${orderId} ${numbers[0] ?? ''}`;
+}
+
+/** A result-checker sale in test mode (a generated credential). */
+async function rcSale(t: TestApp): Promise<string> {
+  const sold = await t.call('POST', '/api/v1/result-checker/buy-single', {
+    key: KEYS.superTest,
+    body: { packageId: 'rcp_wassce', recipientPhone: nextNumber() },
+  });
+  assert.equal(sold.status, 200, JSON.stringify(sold.body));
+  return sold.body.data.transactionId as string;
+}
+
+const orderAndRecipient = (record: string): [string, string] => {
+  const [orderId = '', msisdn = ''] = record.split(' ');
+  return [orderId, msisdn];
+};
 
 /** An order whose delivery has waited an hour with no worker to take it: stuck. */
 async function stuckOrder(t: TestApp): Promise<string> {
@@ -192,6 +227,15 @@ const CONSOLE_ACTIONS: ConsoleAction[] = [
   },
   { action: 'order.reverse', setup: completedOrder, run: (_t, a, id) => a.post(`/console/orders/${id}/reverse`, { reason: 'never arrived' }) },
   { action: 'order.retry', setup: stuckOrder, run: (_t, a, id) => a.post(`/console/orders/${id}/retry`) },
+  {
+    action: 'order.reverse_recipient',
+    setup: completedBulk,
+    run(_t, a, record) {
+      const [orderId, msisdn] = orderAndRecipient(record);
+      return a.post(`/console/orders/${orderId}/recipients/reverse`, { recipient: msisdn, reason: 'never arrived' });
+    },
+  },
+  { action: 'rc.refund', setup: rcSale, run: (_t, a, id) => a.post(`/console/orders/${id}/refund`, { reason: 'bought twice' }) },
   { action: 'key.create', setup: async () => 'usr_agent', run: (_t, a, id) => a.post(`/console/partners/${id}/keys`, { mode: 'live' }) },
   { action: 'key.revoke', setup: newKey, run: (_t, a, id) => a.post(`/console/keys/${id}/revoke`, { profileId: 'usr_agent' }) },
   {
@@ -331,6 +375,15 @@ const CLI_ACTIONS: CliAction[] = [
   },
   { action: 'order.reverse', setup: completedOrder, args: (id) => ['orders', 'reverse', id, '--reason', 'never arrived'] },
   { action: 'order.retry', setup: stuckOrder, args: (id) => ['orders', 'retry', id] },
+  {
+    action: 'order.reverse_recipient',
+    setup: completedBulk,
+    args(record) {
+      const [orderId, msisdn] = orderAndRecipient(record);
+      return ['orders', 'reverse', orderId, '--recipient', msisdn, '--reason', 'never arrived'];
+    },
+  },
+  { action: 'rc.refund', setup: rcSale, args: (id) => ['rc', 'refund', id, '--reason', 'bought twice'] },
   { action: 'key.create', setup: async () => 'usr_agent', args: (id) => ['keys', 'create', '--profile', id, '--mode', 'live'] },
   { action: 'key.revoke', setup: newKey, args: (id) => ['keys', 'revoke', id] },
   {

@@ -60,12 +60,27 @@ describe('generated console route security tests (every route of test/support/co
       return res.body.data._id as string;
     };
     const completed = await buySingle(t, KEYS.superLive, '0244870051');
+    const bulk = await t.call('POST', '/api/v1/data-bundles/buy-bulk', {
+      key: KEYS.superLive,
+      body: {
+        operatorId: 'op_a',
+        productId: 'prd_a',
+        items: ['0244870061', '0244870062'].map((beneficiaryMsisdn) => ({ packageId: 'pkg_a_1gb', beneficiaryMsisdn })),
+      },
+    });
+    assert.equal(bulk.status, 200, JSON.stringify(bulk.body));
+    const rcSale = await t.call('POST', '/api/v1/result-checker/buy-single', {
+      key: KEYS.superTest,
+      body: { packageId: 'rcp_wassce', recipientPhone: '0244870071' },
+    });
+    assert.equal(rcSale.status, 200, JSON.stringify(rcSale.body));
     // The worker runs until it has delivered: after the sandbox's acceptance the status check
     // comes a moment later (src/modules/deliveries/service.ts), not within one drain().
     const worker = newWorker(t);
     worker.start();
     try {
       await waitForState(t, KEYS.superLive, completed.body.data.orderId, ['completed']);
+      await waitForState(t, KEYS.superLive, bulk.body.data.orderId, ['completed']);
     } finally {
       await worker.stop();
     }
@@ -92,6 +107,9 @@ describe('generated console route security tests (every route of test/support/co
       momoTopUp: await momoTopUp(),
       completedOrder: completed.body.data.orderId,
       stuckOrder,
+      bulkOrder: bulk.body.data.orderId,
+      bulkRecipient: '233244870061',
+      rcSale: rcSale.body.data.transactionId,
       key: (await t.ctx.console.createKey(actor, 'usr_customer', 'test')).id,
       staffAccount: await ensureStaff(t, 'target@staff.example', 'viewer'),
       finding: await seedFinding(t),
@@ -121,10 +139,12 @@ describe('generated console route security tests (every route of test/support/co
   /** Everything a console action could change, but the audit trail's refusals. */
   async function state() {
     const db = t.database.db;
-    const [wallets, topUps, orders, outbox, keys, profiles, staff, sessionCount, credentials, done, packages, prices, routes, runs, findings, adjustments] = await Promise.all([
+    const [wallets, topUps, orders, items, sales, outbox, keys, profiles, staff, sessionCount, credentials, done, packages, prices, routes, runs, findings, adjustments] = await Promise.all([
       db.selectFrom('wallets').select(['id', 'available', 'held']).orderBy('id').execute(),
       db.selectFrom('top_ups').select(['id', 'status']).orderBy('id').execute(),
       db.selectFrom('orders').select(['id', 'state']).orderBy('id').execute(),
+      db.selectFrom('order_items').select(['id', 'status', 'reversed_at']).orderBy('id').execute(),
+      db.selectFrom('rc_transactions').select(['id', 'refunded_at']).orderBy('id').execute(),
       db.selectFrom('outbox').select(['id', 'run_at', 'tries']).orderBy('id').execute(),
       db.selectFrom('api_keys').select(['id', 'revoked']).orderBy('id').execute(),
       db.selectFrom('profiles').select(['id', 'status', 'first_name', 'last_name', 'email', 'role']).orderBy('id').execute(),
@@ -147,7 +167,7 @@ describe('generated console route security tests (every route of test/support/co
       db.selectFrom('reconciliation_findings').select(['id', 'resolved_at', 'resolution_note']).orderBy('id').execute(),
       db.selectFrom('wallet_adjustments').select(['id', 'status']).orderBy('id').execute(),
     ]);
-    return JSON.stringify({ wallets, topUps, orders, outbox, keys, profiles, staff, sessionCount, credentials, done, packages, prices, routes, runs, findings, adjustments });
+    return JSON.stringify({ wallets, topUps, orders, items, sales, outbox, keys, profiles, staff, sessionCount, credentials, done, packages, prices, routes, runs, findings, adjustments });
   }
 
   /** The route's valid call (its params and form), as `who` sends it; `csrf`: the token sent (null: none). */

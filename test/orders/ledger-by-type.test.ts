@@ -118,7 +118,7 @@ test('an entry of a kind its order type does not book, or naming no order, is re
   });
   const { mismatches } = await t.ctx.ledger.verify();
   assert.ok(
-    mismatches.includes(`order ${orderId} (data) has 1 rc_refund ledger entry; data orders book only data_hold, data_settle, data_release, data_reversal`),
+    mismatches.includes(`order ${orderId} (data) has 1 rc_refund ledger entry; data orders book only data_hold, data_settle, data_release, data_reversal, data_recipient_reversal`),
     mismatches.join('\n'),
   );
   assert.ok(mismatches.includes('1 rc_refund ledger entry names order rc_gone, which does not exist'), mismatches.join('\n'));

@@ -183,7 +183,7 @@ describe('GET /orders, /orders/{id}, /orders/{id}/status', () => {
     assert.equal(bulkFull.isBulkOrder, true);
     assert.equal(bulkFull.bulkRecipients.length, 2);
     assert.deepEqual(Object.keys(bulkFull.bulkRecipients[0]).sort(), [
-      'amount', 'beneficiaryMsisdn', 'completedAt', 'errorMessage', 'packageId', 'packageLabel', 'status', 'submittedAt',
+      'amount', 'beneficiaryMsisdn', 'completedAt', 'errorMessage', 'packageId', 'packageLabel', 'reversalReason', 'reversedAt', 'status', 'submittedAt',
     ]);
     const listed = (await list(KEYS.agentLive)).body.data.orders as unknown as { _id: string; bulkRecipients: unknown[] | null }[];
     assert.equal(listed.find((o) => o._id === bulk)?.bulkRecipients?.length, 2);

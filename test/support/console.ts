@@ -147,6 +147,11 @@ export interface ConsoleRecords {
   completedOrder: string;
   /** A live data order of usr_super whose delivery is stuck. */
   stuckOrder: string;
+  /** A completed live bulk data order of usr_super, with a completed recipient `bulkRecipient`. */
+  bulkOrder: string;
+  bulkRecipient: string;
+  /** A completed result-checker sale of usr_super (test mode). */
+  rcSale: string;
   /** An active key of usr_customer. */
   key: string;
   /** A staff account no test signs in with. */
@@ -287,6 +292,20 @@ export const CONSOLE_ROUTES: ConsoleRouteCase[] = [
     role: 'admin',
     params: (r) => ({ id: r.completedOrder }),
     form: () => ({ reason: 'not delivered' }),
+  },
+  {
+    method: 'POST',
+    url: '/console/orders/:id/recipients/reverse',
+    role: 'admin',
+    params: (r) => ({ id: r.bulkOrder }),
+    form: (r) => ({ recipient: r.bulkRecipient, reason: 'not delivered' }),
+  },
+  {
+    method: 'POST',
+    url: '/console/orders/:id/refund',
+    role: 'admin',
+    params: (r) => ({ id: r.rcSale }),
+    form: () => ({ reason: 'bought twice' }),
   },
   { method: 'POST', url: '/console/orders/:id/retry', role: 'operator', params: (r) => ({ id: r.stuckOrder }), form: () => ({}) },
   {

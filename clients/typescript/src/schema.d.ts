@@ -605,6 +605,28 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "order.recipient.reversed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * order.recipient.reversed event
+         * @description Staff reversed one completed recipient of a bulk order: its amount was refunded; `recipient` is its entry (reversedAt and reversalReason set, status still completed).
+         *
+         *     Sent by POST to each enabled endpoint subscribed to `order.recipient.reversed` (or `*`), at least once, in no guaranteed order. Answer 2xx within 10 s; anything else is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h and 24 h. 410 disables the endpoint.
+         */
+        post: operations["webhook_order_recipient_reversed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "order.reversed": {
         parameters: {
             query?: never;
@@ -616,7 +638,7 @@ export interface webhooks {
         put?: never;
         /**
          * order.reversed event
-         * @description A completed order was refunded by staff.
+         * @description A completed order was refunded by staff (a bulk order: also when its last completed recipient was reversed on its own; a result checker: its credential was voided).
          *
          *     Sent by POST to each enabled endpoint subscribed to `order.reversed` (or `*`), at least once, in no guaranteed order. Answer 2xx within 10 s; anything else is retried after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h and 24 h. 410 disables the endpoint.
          */
@@ -3481,6 +3503,8 @@ export interface operations {
                                     errorMessage: string | null;
                                     submittedAt: number | null;
                                     completedAt: number | null;
+                                    reversedAt: number | null;
+                                    reversalReason: string | null;
                                 }[] | null;
                                 bulkCompletedCount: number | null;
                                 bulkFailedCount: number | null;
@@ -3695,6 +3719,8 @@ export interface operations {
                                 errorMessage: string | null;
                                 submittedAt: number | null;
                                 completedAt: number | null;
+                                reversedAt: number | null;
+                                reversalReason: string | null;
                             }[] | null;
                             bulkCompletedCount: number | null;
                             bulkFailedCount: number | null;
@@ -4989,7 +5015,7 @@ export interface operations {
                                  */
                                 _id: string;
                                 /**
-                                 * @description order.completed, order.failed, order.recipient.completed, order.recipient.failed, order.reversed, topup.approved, topup.rejected, wallet.balance_low, wallet.adjusted
+                                 * @description order.completed, order.failed, order.recipient.completed, order.recipient.failed, order.recipient.reversed, order.reversed, topup.approved, topup.rejected, wallet.balance_low, wallet.adjusted
                                  * @example order.completed
                                  */
                                 type: string;
@@ -5117,6 +5143,8 @@ export interface operations {
                                             errorMessage: string | null;
                                             submittedAt: number | null;
                                             completedAt: number | null;
+                                            reversedAt: number | null;
+                                            reversalReason: string | null;
                                         }[] | null;
                                         bulkCompletedCount: number | null;
                                         bulkFailedCount: number | null;
@@ -5290,6 +5318,8 @@ export interface operations {
                                         errorMessage: string | null;
                                         submittedAt: number | null;
                                         completedAt: number | null;
+                                        reversedAt: number | null;
+                                        reversalReason: string | null;
                                     };
                                 };
                             }[];
@@ -5394,7 +5424,7 @@ export interface operations {
                              */
                             _id: string;
                             /**
-                             * @description order.completed, order.failed, order.recipient.completed, order.recipient.failed, order.reversed, topup.approved, topup.rejected, wallet.balance_low, wallet.adjusted
+                             * @description order.completed, order.failed, order.recipient.completed, order.recipient.failed, order.recipient.reversed, order.reversed, topup.approved, topup.rejected, wallet.balance_low, wallet.adjusted
                              * @example order.completed
                              */
                             type: string;
@@ -5522,6 +5552,8 @@ export interface operations {
                                         errorMessage: string | null;
                                         submittedAt: number | null;
                                         completedAt: number | null;
+                                        reversedAt: number | null;
+                                        reversalReason: string | null;
                                     }[] | null;
                                     bulkCompletedCount: number | null;
                                     bulkFailedCount: number | null;
@@ -5695,6 +5727,8 @@ export interface operations {
                                     errorMessage: string | null;
                                     submittedAt: number | null;
                                     completedAt: number | null;
+                                    reversedAt: number | null;
+                                    reversalReason: string | null;
                                 };
                             };
                             /** @description Its delivery to each of your endpoints, with every attempt */
@@ -6602,7 +6636,7 @@ export interface operations {
                      */
                     _id: string;
                     /**
-                     * @description order.completed, order.failed, order.recipient.completed, order.recipient.failed, order.reversed, topup.approved, topup.rejected, wallet.balance_low, wallet.adjusted
+                     * @description order.completed, order.failed, order.recipient.completed, order.recipient.failed, order.recipient.reversed, order.reversed, topup.approved, topup.rejected, wallet.balance_low, wallet.adjusted
                      * @example order.completed
                      * @constant
                      */
@@ -6731,6 +6765,8 @@ export interface operations {
                                 errorMessage: string | null;
                                 submittedAt: number | null;
                                 completedAt: number | null;
+                                reversedAt: number | null;
+                                reversalReason: string | null;
                             }[] | null;
                             bulkCompletedCount: number | null;
                             bulkFailedCount: number | null;
@@ -6781,7 +6817,7 @@ export interface operations {
                      */
                     _id: string;
                     /**
-                     * @description order.completed, order.failed, order.recipient.completed, order.recipient.failed, order.reversed, topup.approved, topup.rejected, wallet.balance_low, wallet.adjusted
+                     * @description order.completed, order.failed, order.recipient.completed, order.recipient.failed, order.recipient.reversed, order.reversed, topup.approved, topup.rejected, wallet.balance_low, wallet.adjusted
                      * @example order.completed
                      * @constant
                      */
@@ -6910,6 +6946,8 @@ export interface operations {
                                 errorMessage: string | null;
                                 submittedAt: number | null;
                                 completedAt: number | null;
+                                reversedAt: number | null;
+                                reversalReason: string | null;
                             }[] | null;
                             bulkCompletedCount: number | null;
                             bulkFailedCount: number | null;
@@ -6960,7 +6998,7 @@ export interface operations {
                      */
                     _id: string;
                     /**
-                     * @description order.completed, order.failed, order.recipient.completed, order.recipient.failed, order.reversed, topup.approved, topup.rejected, wallet.balance_low, wallet.adjusted
+                     * @description order.completed, order.failed, order.recipient.completed, order.recipient.failed, order.recipient.reversed, order.reversed, topup.approved, topup.rejected, wallet.balance_low, wallet.adjusted
                      * @example order.completed
                      * @constant
                      */
@@ -7089,6 +7127,8 @@ export interface operations {
                                 errorMessage: string | null;
                                 submittedAt: number | null;
                                 completedAt: number | null;
+                                reversedAt: number | null;
+                                reversalReason: string | null;
                             }[] | null;
                             bulkCompletedCount: number | null;
                             bulkFailedCount: number | null;
@@ -7125,6 +7165,8 @@ export interface operations {
                             errorMessage: string | null;
                             submittedAt: number | null;
                             completedAt: number | null;
+                            reversedAt: number | null;
+                            reversalReason: string | null;
                         };
                     };
                 };
@@ -7170,7 +7212,7 @@ export interface operations {
                      */
                     _id: string;
                     /**
-                     * @description order.completed, order.failed, order.recipient.completed, order.recipient.failed, order.reversed, topup.approved, topup.rejected, wallet.balance_low, wallet.adjusted
+                     * @description order.completed, order.failed, order.recipient.completed, order.recipient.failed, order.recipient.reversed, order.reversed, topup.approved, topup.rejected, wallet.balance_low, wallet.adjusted
                      * @example order.completed
                      * @constant
                      */
@@ -7299,6 +7341,8 @@ export interface operations {
                                 errorMessage: string | null;
                                 submittedAt: number | null;
                                 completedAt: number | null;
+                                reversedAt: number | null;
+                                reversalReason: string | null;
                             }[] | null;
                             bulkCompletedCount: number | null;
                             bulkFailedCount: number | null;
@@ -7335,6 +7379,222 @@ export interface operations {
                             errorMessage: string | null;
                             submittedAt: number | null;
                             completedAt: number | null;
+                            reversedAt: number | null;
+                            reversalReason: string | null;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Gone: the endpoint is disabled at once */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Received: delivery succeeded */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_order_recipient_reversed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (evt_…), the same on every retry: use it to drop duplicates */
+                "webhook-id": string;
+                /** @description Unix seconds of this attempt; refuse old ones (e.g. older than 5 minutes) */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}">` keyed with the base64-decoded secret after `whsec_`; two space-separated signatures for 24 h after a secret rotation. The `standardwebhooks` packages verify it. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description evt_…; also the webhook-id of every delivery of it
+                     * @example evt_01kasqd8j0m2p4r6t8w0y2a4c6
+                     */
+                    _id: string;
+                    /**
+                     * @description order.completed, order.failed, order.recipient.completed, order.recipient.failed, order.recipient.reversed, order.reversed, topup.approved, topup.rejected, wallet.balance_low, wallet.adjusted
+                     * @example order.completed
+                     * @constant
+                     */
+                    type: "order.recipient.reversed";
+                    /**
+                     * @description When the change happened
+                     * @example 1764063003150
+                     */
+                    createdAt: number;
+                    /** @description The mode of the record (and of the keys that see it) */
+                    mode: "live" | "test";
+                    /** @description The record as its GET endpoint returns it (a recipient event adds its recipient entry) */
+                    data: {
+                        /** @description The order as GET /api/v1/orders/{orderId} returns it */
+                        object: {
+                            /**
+                             * @description Order record id
+                             * @example ord_01kasq4d7mz8y3b2x6vw9n5r1t
+                             */
+                            _id: string;
+                            /**
+                             * @description Record creation timestamp (fractional allowed)
+                             * @example 1764063000000
+                             */
+                            _creationTime: number;
+                            /**
+                             * @description When the order was taken
+                             * @example 1764063000000
+                             */
+                            createdAt: number;
+                            /**
+                             * @description Last change (a failed order: when it failed)
+                             * @example 1764063003150
+                             */
+                            updatedAt: number;
+                            /**
+                             * @description User-friendly alphanumeric reference, to read out over the phone
+                             * @example DB7KQ2M9XH
+                             */
+                            shortReference: string;
+                            /**
+                             * @description Recipient phone, international format; empty for a bulk order (see bulkRecipients)
+                             * @example 233244123456
+                             */
+                            beneficiaryMsisdn: string;
+                            /**
+                             * @description Operator id
+                             * @example op_mtn
+                             */
+                            operatorId: string;
+                            /**
+                             * @description Operator name
+                             * @example MTN Ghana
+                             */
+                            operatorName: string;
+                            /**
+                             * @description Product id
+                             * @example prd_mtn_data
+                             */
+                            productId: string;
+                            /**
+                             * @description Product name
+                             * @example MTN Data
+                             */
+                            productName: string;
+                            /**
+                             * @description Package id
+                             * @example pkg_mtn_1gb
+                             */
+                            packageId: string;
+                            /**
+                             * @description Display label
+                             * @example MTN 1GB (30 days)
+                             */
+                            packageLabel: string;
+                            /**
+                             * @description GHS charged to the wallet (a bulk order: the total held at creation)
+                             * @example 5.4
+                             */
+                            amount: number;
+                            /**
+                             * @description Always GHS
+                             * @constant
+                             */
+                            currency: "GHS";
+                            /**
+                             * @description pending, processing, completed, failed, reversed (lower case; the status projection capitalises them)
+                             * @example completed
+                             */
+                            state: string;
+                            /**
+                             * @description data, airtime, voice, afa, registration, top_up, result_checker
+                             * @example data
+                             */
+                            orderType: string;
+                            errorMessage: string | null;
+                            submittedAt: number | null;
+                            completedAt: number | null;
+                            isBulkOrder: boolean | null;
+                            bulkRecipients: {
+                                /**
+                                 * @description Recipient phone, international format
+                                 * @example 233244123457
+                                 */
+                                beneficiaryMsisdn: string;
+                                /**
+                                 * @description Package bought for this recipient
+                                 * @example pkg_mtn_2gb
+                                 */
+                                packageId: string;
+                                /**
+                                 * @description Display label of the package
+                                 * @example MTN 2GB (30 days)
+                                 */
+                                packageLabel: string;
+                                /**
+                                 * @description Charged for this recipient (latest attempt), GHS
+                                 * @example 10.4
+                                 */
+                                amount: number;
+                                /**
+                                 * @description pending, processing, completed, failed (lower case)
+                                 * @example completed
+                                 */
+                                status: string;
+                                errorMessage: string | null;
+                                submittedAt: number | null;
+                                completedAt: number | null;
+                                reversedAt: number | null;
+                                reversalReason: string | null;
+                            }[] | null;
+                            bulkCompletedCount: number | null;
+                            bulkFailedCount: number | null;
+                            walletBalanceBefore: number | null;
+                            walletBalanceAfter: number | null;
+                        };
+                        /** @description The bulk recipient entry the event is about */
+                        recipient: {
+                            /**
+                             * @description Recipient phone, international format
+                             * @example 233244123457
+                             */
+                            beneficiaryMsisdn: string;
+                            /**
+                             * @description Package bought for this recipient
+                             * @example pkg_mtn_2gb
+                             */
+                            packageId: string;
+                            /**
+                             * @description Display label of the package
+                             * @example MTN 2GB (30 days)
+                             */
+                            packageLabel: string;
+                            /**
+                             * @description Charged for this recipient (latest attempt), GHS
+                             * @example 10.4
+                             */
+                            amount: number;
+                            /**
+                             * @description pending, processing, completed, failed (lower case)
+                             * @example completed
+                             */
+                            status: string;
+                            errorMessage: string | null;
+                            submittedAt: number | null;
+                            completedAt: number | null;
+                            reversedAt: number | null;
+                            reversalReason: string | null;
                         };
                     };
                 };
@@ -7380,7 +7640,7 @@ export interface operations {
                      */
                     _id: string;
                     /**
-                     * @description order.completed, order.failed, order.recipient.completed, order.recipient.failed, order.reversed, topup.approved, topup.rejected, wallet.balance_low, wallet.adjusted
+                     * @description order.completed, order.failed, order.recipient.completed, order.recipient.failed, order.recipient.reversed, order.reversed, topup.approved, topup.rejected, wallet.balance_low, wallet.adjusted
                      * @example order.completed
                      * @constant
                      */
@@ -7509,6 +7769,8 @@ export interface operations {
                                 errorMessage: string | null;
                                 submittedAt: number | null;
                                 completedAt: number | null;
+                                reversedAt: number | null;
+                                reversalReason: string | null;
                             }[] | null;
                             bulkCompletedCount: number | null;
                             bulkFailedCount: number | null;
@@ -7559,7 +7821,7 @@ export interface operations {
                      */
                     _id: string;
                     /**
-                     * @description order.completed, order.failed, order.recipient.completed, order.recipient.failed, order.reversed, topup.approved, topup.rejected, wallet.balance_low, wallet.adjusted
+                     * @description order.completed, order.failed, order.recipient.completed, order.recipient.failed, order.recipient.reversed, order.reversed, topup.approved, topup.rejected, wallet.balance_low, wallet.adjusted
                      * @example order.completed
                      * @constant
                      */
@@ -7679,7 +7941,7 @@ export interface operations {
                      */
                     _id: string;
                     /**
-                     * @description order.completed, order.failed, order.recipient.completed, order.recipient.failed, order.reversed, topup.approved, topup.rejected, wallet.balance_low, wallet.adjusted
+                     * @description order.completed, order.failed, order.recipient.completed, order.recipient.failed, order.recipient.reversed, order.reversed, topup.approved, topup.rejected, wallet.balance_low, wallet.adjusted
                      * @example order.completed
                      * @constant
                      */
@@ -7799,7 +8061,7 @@ export interface operations {
                      */
                     _id: string;
                     /**
-                     * @description order.completed, order.failed, order.recipient.completed, order.recipient.failed, order.reversed, topup.approved, topup.rejected, wallet.balance_low, wallet.adjusted
+                     * @description order.completed, order.failed, order.recipient.completed, order.recipient.failed, order.recipient.reversed, order.reversed, topup.approved, topup.rejected, wallet.balance_low, wallet.adjusted
                      * @example order.completed
                      * @constant
                      */
@@ -7891,7 +8153,7 @@ export interface operations {
                      */
                     _id: string;
                     /**
-                     * @description order.completed, order.failed, order.recipient.completed, order.recipient.failed, order.reversed, topup.approved, topup.rejected, wallet.balance_low, wallet.adjusted
+                     * @description order.completed, order.failed, order.recipient.completed, order.recipient.failed, order.recipient.reversed, order.reversed, topup.approved, topup.rejected, wallet.balance_low, wallet.adjusted
                      * @example order.completed
                      * @constant
                      */

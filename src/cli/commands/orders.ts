@@ -175,13 +175,25 @@ export function register(program: Command): void {
     .command('reverse')
     .argument('<order>', `${ORDER_ARGUMENT} of a completed data order`)
     .requiredOption('--reason <text>', 'why it is reversed (kept on the order and in the ledger)')
-    .description('refund a completed data order once; its state becomes reversed')
-    .action(async (order: string, opts: { reason: string }) => {
+    .option('--recipient <msisdn>', 'reverse only this completed recipient of a bulk order (its number, any written form)')
+    .option('--json', 'print the order after it as the API shows it')
+    .description('refund a completed data order once (or one completed recipient of a bulk order); its state becomes reversed')
+    .action(async (order: string, opts: { reason: string; recipient?: string; json?: boolean }) => {
       await withRuntime(
         async ({ ctx }) => {
           const named = await orderNamedBy(ctx, order);
           try {
+            if (opts.recipient !== undefined) {
+              const r = await ctx.console.reverseRecipient(cliActor(), named.order.id, opts.recipient, opts.reason);
+              if (opts.json) return printJson(r.order);
+              console.log(
+                `reversed recipient ${r.recipient} of ${r.orderId} (${r.shortReference}): refunded ${ghs(r.refunded)}; wallet available now ${ghs(r.availableAfter)}` +
+                  (r.orderReversed ? '; it was the last completed recipient: the order is reversed' : ''),
+              );
+              return;
+            }
             const r = await ctx.console.reverseOrder(cliActor(), named.order.id, opts.reason);
+            if (opts.json) return printJson(r.order);
             console.log(
               `reversed ${r.orderId} (${r.shortReference}): refunded ${ghs(r.refunded)}; wallet available now ${ghs(r.availableAfter)}`,
             );

@@ -1,5 +1,7 @@
 import fs from 'node:fs/promises';
 import type { Command } from 'commander';
+import { DomainError } from '../../domain/errors.js';
+import { formatGhs } from '../../lib/money.js';
 import { InventoryImportError } from '../../modules/result-checker/csv.js';
 import { printJson } from '../duration.js';
 import { cliActor } from '../actor.js';
@@ -18,7 +20,31 @@ export function register(program: Command): void {
           if (opts.json) return printJson(lines);
           if (lines.length === 0) console.log('no result-checker packages');
           for (const l of lines)
-            console.log(`${l.packageId}  ${l.code}  ${l.name}  ${l.status}  in stock ${l.stock}${l.low ? '  LOW' : ''}`);
+            console.log(`${l.packageId}  ${l.code}  ${l.name}  ${l.status}  in stock ${l.stock}${l.low ? '  LOW' : ''}${l.voided > 0 ? `  voided ${l.voided}` : ''}`);
+        },
+        { logLevel: 'warn' },
+      );
+    });
+
+  rc.command('refund')
+    .argument('<sale>', 'a sold credential: its transaction id (the same as its order id) or short reference')
+    .requiredOption('--reason <text>', 'why it is refunded (kept on the order, the credential and in the ledger)')
+    .option('--json', 'print the order after it as the API shows it')
+    .description('refund one result-checker sale once: the wallet is credited what it paid, the credential is voided (admin)')
+    .action(async (sale: string, opts: { reason: string; json?: boolean }) => {
+      await withRuntime(
+        async ({ ctx }) => {
+          try {
+            const r = await ctx.console.refundResultChecker(cliActor(), sale, opts.reason);
+            if (opts.json) return printJson(r.order);
+            const voided = r.voidedCredentialId === null ? 'no credential to void (test mode)' : `credential ${r.voidedCredentialId} voided`;
+            console.log(
+              `refunded ${r.transactionId} (${r.shortReference}): ${formatGhs(r.refunded)} back; ${voided}; wallet available now ${formatGhs(r.availableAfter)}`,
+            );
+          } catch (error) {
+            if (error instanceof DomainError) throw new CliError(`cannot refund: ${error.message}`);
+            throw error;
+          }
         },
         { logLevel: 'warn' },
       );

@@ -133,6 +133,11 @@ export class ConsoleOperations {
     return this.s.resultChecker.stockReport();
   }
 
+  /** Credentials voided by refunds, newest first. */
+  voidedCredentials() {
+    return this.s.resultChecker.voided();
+  }
+
   partners() {
     return this.s.profiles.listForStaff();
   }
@@ -215,6 +220,20 @@ export class ConsoleOperations {
   reverseOrder(actor: Actor, orderId: string, reason: string) {
     return this.refusalRecorded(actor, 'order.reverse', { type: 'order', id: orderId }, { reason }, () =>
       this.s.orders.reverse(actor, orderId, reason),
+    );
+  }
+
+  /** One completed recipient of a bulk order refunded (`msisdn`: its number, in any written form). */
+  reverseRecipient(actor: Actor, orderId: string, msisdn: string, reason: string) {
+    return this.refusalRecorded(actor, 'order.reverse_recipient', { type: 'order', id: orderId }, { recipient: msisdn, reason }, () =>
+      this.s.orders.reverseRecipient(actor, orderId, msisdn, reason),
+    );
+  }
+
+  /** A sold result-checker credential refunded and voided: by its sale's id (the order's) or short reference. */
+  refundResultChecker(actor: Actor, idOrReference: string, reason: string) {
+    return this.refusalRecorded(actor, 'rc.refund', { type: 'rc_transaction', id: idOrReference }, { reason }, () =>
+      this.s.resultChecker.refundSale(actor, idOrReference, reason),
     );
   }
 

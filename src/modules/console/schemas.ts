@@ -62,6 +62,14 @@ export const ResolveBody = Type.Object({
 });
 export type ResolveBody = Static<typeof ResolveBody>;
 
+/** One recipient of a bulk order (its number) and why it is reversed. */
+export const RecipientReasonBody = Type.Object({
+  ...Csrf,
+  recipient: Type.String({ minLength: 1, maxLength: 20, pattern: '^[0-9]+$' }),
+  reason: Type.String({ maxLength: 500 }),
+});
+export type RecipientReasonBody = Static<typeof RecipientReasonBody>;
+
 export const KeyBody = Type.Object({ ...Csrf, mode: Type.Union([Type.Literal('live'), Type.Literal('test')]) });
 export type KeyBody = Static<typeof KeyBody>;
 

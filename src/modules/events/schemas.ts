@@ -40,7 +40,7 @@ export function eventSchema<D extends TSchema>(data: D) {
     _id: Text('evt_…; also the webhook-id of every delivery of it', EXAMPLE.eventId),
     type: Type.String({
       description:
-        'order.completed, order.failed, order.recipient.completed, order.recipient.failed, order.reversed, topup.approved, topup.rejected, wallet.balance_low, wallet.adjusted',
+        'order.completed, order.failed, order.recipient.completed, order.recipient.failed, order.recipient.reversed, order.reversed, topup.approved, topup.rejected, wallet.balance_low, wallet.adjusted',
       examples: ['order.completed'],
     }),
     createdAt: Timestamp('When the change happened', 1764063003150),

@@ -20,7 +20,7 @@ export const dayStart = (day: string) => Date.parse(`${day}T00:00:00Z`);
 
 /**
  * The figures of the margin report (docs/live-delivery.md, "Margins"): completed live deliveries of
- * data orders not reversed, their price (what the partner paid) and the cost of the attempt that
+ * data orders not reversed (nor reversed recipient by recipient), their price (what the partner paid) and the cost of the attempt that
  * delivered them; closed days summed once into margin_days.
  */
 export class MarginRepository {
@@ -53,6 +53,7 @@ export class MarginRepository {
       .where('i.status', '=', 'completed')
       .where('i.mode', '=', 'live')
       .where('o.state', '<>', 'reversed')
+      .where('i.reversed_at', 'is', null)
       .groupBy(['o.profile_id', 'i.package_id', 'p.operator_id', 'a.provider'])
       .execute();
     return rows.map((r) => ({
@@ -111,7 +112,7 @@ export class MarginRepository {
   }
 
   /**
-   * The days (of `days`) of orders reversed since `since`, with the latest such reversal: a day
+   * The days (of `days`) of orders reversed (whole or one recipient) since `since`, with the latest such reversal: a day
    * summed before it is out of date. A reversal is found by its audit row (every reversal, console
    * or CLI, has one).
    */
@@ -119,7 +120,7 @@ export class MarginRepository {
     const reversals = await this.database.read
       .selectFrom('audit_log')
       .select(['record_id', 'created_at'])
-      .where('action', '=', 'order.reverse')
+      .where('action', 'in', ['order.reverse', 'order.reverse_recipient'])
       .where('outcome', '=', 'ok')
       .where('created_at', '>=', since)
       .execute();

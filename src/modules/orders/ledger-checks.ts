@@ -18,8 +18,10 @@ import type { OrderRepository } from './repository.js';
 /** What the checks read of the table: the held types and their kinds, and every type's kinds. */
 interface Kinds {
   heldTypes: OrderType[];
+  /** The kinds that name an order item: its holds, settlements and releases, and its own reversal. */
   delivery: LedgerKind[];
   reversal: LedgerKind[];
+  recipientReversal: LedgerKind[];
   allowed: [OrderType, LedgerKind[]][];
 }
 
@@ -27,8 +29,9 @@ function kindsOf(table: OrderLedgerTable): Kinds {
   const held = heldOrderLedgers(table);
   return {
     heldTypes: held.map(([type]) => type),
-    delivery: held.flatMap(([, l]) => [l.hold, l.settle, l.release]),
+    delivery: held.flatMap(([, l]) => [l.hold, l.settle, l.release, l.recipientReversal]),
     reversal: held.map(([, l]) => l.reversal),
+    recipientReversal: held.map(([, l]) => l.recipientReversal),
     allowed: orderLedgerKinds(table),
   };
 }
@@ -53,7 +56,10 @@ const heldMatchesOpenDeliveries: OrderCheck = async (tx, repo, wallets) => {
   return problems;
 };
 
-/** Open: available −a, held +a. Completed: available −a, held 0. Failed: nothing (every attempt returned). */
+/**
+ * Open: available −a, held +a. Completed: available −a, held 0. Failed: nothing (every attempt
+ * returned). A completed recipient reversed on its own: nothing (its reversal returned it).
+ */
 const deliveryNetsMatchStatus: OrderCheck = async (tx, repo, _wallets, kinds) => {
   const [items, orphans] = await Promise.all([
     repo.itemLedgerNets(tx, kinds.heldTypes),
@@ -62,12 +68,14 @@ const deliveryNetsMatchStatus: OrderCheck = async (tx, repo, _wallets, kinds) =>
   const problems: string[] = [];
   for (const i of items) {
     const amount = Number(i.amount);
-    const [available, held] = i.status === 'completed' ? [-amount, 0] : i.status === 'failed' ? [0, 0] : [-amount, amount];
+    const reversed = i.reversed_at !== null;
+    const [available, held] =
+      i.status === 'completed' ? [reversed ? 0 : -amount, 0] : i.status === 'failed' ? [0, 0] : [-amount, amount];
     const gotAvailable = Number(i.available_net);
     const gotHeld = Number(i.held_net);
     if (gotAvailable !== available || gotHeld !== held) {
       problems.push(
-        `order ${i.order_id} item ${i.id} (${i.status}, ${ghs(amount)}): ledger nets available ${ghs(gotAvailable)}, held ${ghs(gotHeld)}; expected ${ghs(available)}, ${ghs(held)}`,
+        `order ${i.order_id} item ${i.id} (${i.status}${reversed ? ', reversed' : ''}, ${ghs(amount)}): ledger nets available ${ghs(gotAvailable)}, held ${ghs(gotHeld)}; expected ${ghs(available)}, ${ghs(held)}`,
       );
     }
     if (Number(i.foreign_entries ?? 0) > 0) {
@@ -96,6 +104,10 @@ const orderStatesMatchItems: OrderCheck = async (tx, repo, _wallets, kinds) => {
       continue;
     }
     if (!stateOk) problems.push(`order ${o.id}: state ${o.state} but its items say ${expected}`);
+    const reversedRecipients = Number(o.reversed_recipients ?? 0);
+    if (completed > 0 && reversedRecipients === completed && open === 0 && o.state !== 'reversed') {
+      problems.push(`order ${o.id}: every completed recipient was reversed but the order is ${o.state}, not reversed`);
+    }
     if (o.is_bulk === 1) {
       if (Number(o.bulk_completed_count) !== completed || Number(o.bulk_failed_count) !== failed) {
         problems.push(
@@ -112,7 +124,11 @@ const orderStatesMatchItems: OrderCheck = async (tx, repo, _wallets, kinds) => {
   return problems;
 };
 
-/** A reversed order has exactly one reversal entry, refunding what was delivered; no other order has one. */
+/**
+ * A reversed order has exactly one reversal entry, refunding what was delivered and not already
+ * refunded recipient by recipient; no other order has one. An order that became reversed because
+ * its last completed recipient was reversed on its own has none (its recipients' entries refunded it).
+ */
 const reversalsBookedOnce: OrderCheck = async (tx, repo, _wallets, kinds) => {
   const [orders, entries] = await Promise.all([
     repo.ordersWithItems(tx, kinds.heldTypes),
@@ -134,12 +150,17 @@ const reversalsBookedOnce: OrderCheck = async (tx, repo, _wallets, kinds) => {
       if (found.length > 0) problems.push(`order ${o.id} is ${o.state} but has ${found.length} reversal entries`);
       continue;
     }
+    const rest = Number(o.completed ?? 0) - Number(o.reversed_recipients ?? 0);
+    if (rest === 0 && Number(o.completed ?? 0) > 0) {
+      if (found.length > 0) problems.push(`order ${o.id} was reversed recipient by recipient but also has ${found.length} reversal entries`);
+      continue;
+    }
     const [entry] = found;
     if (found.length !== 1 || !entry) {
       problems.push(`reversed order ${o.id} has ${found.length} reversal entries (expected 1)`);
       continue;
     }
-    const spent = Number(o.completed_amount ?? 0);
+    const spent = Number(o.completed_amount ?? 0) - Number(o.reversed_amount ?? 0);
     if (Number(entry.available_delta) !== spent || Number(entry.held_delta) !== 0) {
       problems.push(`reversed order ${o.id}: refunded ${ghs(Number(entry.available_delta))} but delivered ${ghs(spent)}`);
     }
@@ -148,6 +169,47 @@ const reversalsBookedOnce: OrderCheck = async (tx, repo, _wallets, kinds) => {
   }
   for (const orderId of byOrder.keys()) {
     problems.push(`reversal entries for ${orderId}, which is not an order whose money is held until delivery`);
+  }
+  return problems;
+};
+
+/**
+ * A recipient reversed on its own has exactly one recipient reversal entry, of what it was charged,
+ * on its order owner's wallet; it is a completed recipient of a bulk order; no other item has one.
+ */
+const recipientReversalsBookedOnce: OrderCheck = async (tx, repo, _wallets, kinds) => {
+  const [reversed, entries] = await Promise.all([
+    repo.reversedRecipients(tx, kinds.heldTypes),
+    repo.recipientReversalEntries(tx, kinds.recipientReversal),
+  ]);
+  const problems: string[] = [];
+  const byItem = new Map<string, typeof entries>();
+  for (const e of entries) {
+    if (e.item_id === null) {
+      problems.push(`recipient reversal entry ${e.id} names no recipient (order item ${e.order_item_id ?? '(none)'})`);
+      continue;
+    }
+    byItem.set(e.item_id, [...(byItem.get(e.item_id) ?? []), e]);
+  }
+  for (const i of reversed) {
+    const found = byItem.get(i.id) ?? [];
+    byItem.delete(i.id);
+    const recipient = `reversed recipient ${i.id} of order ${i.order_id}`;
+    if (Number(i.is_bulk) !== 1) problems.push(`${recipient}: its order is not a bulk order`);
+    if (i.status !== 'completed') problems.push(`${recipient} is ${i.status}; only a completed recipient is reversed`);
+    const [entry] = found;
+    if (found.length !== 1 || !entry) {
+      problems.push(`${recipient} has ${found.length} recipient reversal entries (expected 1)`);
+      continue;
+    }
+    if (Number(entry.available_delta) !== Number(i.amount) || Number(entry.held_delta) !== 0) {
+      problems.push(`${recipient}: refunded ${ghs(Number(entry.available_delta))} but it was charged ${ghs(Number(i.amount))}`);
+    }
+    if (entry.order_id !== i.order_id) problems.push(`${recipient}: its reversal entry names order ${entry.order_id ?? '(none)'}`);
+    if (entry.wallet_id !== entry.owner_wallet_id) problems.push(`${recipient}: refund booked on another wallet than the owner's`);
+  }
+  for (const [itemId, found] of byItem) {
+    problems.push(`recipient ${itemId} has ${found.length} recipient reversal entries but was not reversed`);
   }
   return problems;
 };
@@ -181,6 +243,13 @@ export function orderLedgerChecks(
   table: OrderLedgerTable = ORDER_LEDGER,
 ): LedgerCheck[] {
   const kinds = kindsOf(table);
-  const checks = [heldMatchesOpenDeliveries, deliveryNetsMatchStatus, orderStatesMatchItems, reversalsBookedOnce, entriesFitTheirOrderType];
+  const checks = [
+    heldMatchesOpenDeliveries,
+    deliveryNetsMatchStatus,
+    orderStatesMatchItems,
+    reversalsBookedOnce,
+    recipientReversalsBookedOnce,
+    entriesFitTheirOrderType,
+  ];
   return checks.map((check) => (tx: Tx) => check(tx, repo, wallets, kinds));
 }

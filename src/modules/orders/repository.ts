@@ -337,6 +337,17 @@ export class OrderRepository {
     return Number((await tx.execute(query)).numAffectedRows ?? 0) > 0;
   }
 
+  /** A completed recipient → reversed (its status stays completed), once. */
+  async markRecipientReversed(tx: Tx, itemId: string, reason: string, now: number): Promise<boolean> {
+    const query = tx.qb
+      .updateTable('order_items')
+      .set({ reversed_at: now, reversal_reason: reason, updated_at: now })
+      .where('id', '=', itemId)
+      .where('status', '=', 'completed')
+      .where('reversed_at', 'is', null);
+    return Number((await tx.execute(query)).numAffectedRows ?? 0) > 0;
+  }
+
   async itemsOf(tx: Tx, orderId: string) {
     return (await tx.execute(this.q.itemsOfOrder(orderId))).rows;
   }
@@ -518,6 +529,7 @@ export class OrderRepository {
         'i.order_id',
         'i.status',
         'i.amount',
+        'i.reversed_at',
         eb.fn.coalesce(eb.fn.sum<number>('l.available_delta'), eb.lit(0)).as('available_net'),
         eb.fn.coalesce(eb.fn.sum<number>('l.held_delta'), eb.lit(0)).as('held_net'),
         eb.fn
@@ -532,7 +544,7 @@ export class OrderRepository {
           .as('foreign_entries'),
       ])
       .where('o.order_type', 'in', types)
-      .groupBy(['i.id', 'i.order_id', 'i.status', 'i.amount'])
+      .groupBy(['i.id', 'i.order_id', 'i.status', 'i.amount', 'i.reversed_at'])
       .orderBy('i.id')
       .execute();
   }
@@ -572,6 +584,10 @@ export class OrderRepository {
           .sum<number>(eb.case().when('i.status', '=', 'completed').then(eb.ref('i.amount')).else(0).end())
           .as('completed_amount'),
         eb.fn.sum<number>('i.amount').as('item_amount'),
+        eb.fn.sum<number>(eb.case().when('i.reversed_at', 'is not', null).then(1).else(0).end()).as('reversed_recipients'),
+        eb.fn
+          .sum<number>(eb.case().when('i.reversed_at', 'is not', null).then(eb.ref('i.amount')).else(0).end())
+          .as('reversed_amount'),
       ])
       .where('o.order_type', 'in', types)
       .groupBy(['o.id', 'o.order_type', 'o.state', 'o.is_bulk', 'o.amount', 'o.bulk_completed_count', 'o.bulk_failed_count'])
@@ -589,6 +605,36 @@ export class OrderRepository {
       .select(['l.id', 'l.order_id', 'l.wallet_id', 'l.available_delta', 'l.held_delta', 'w.id as owner_wallet_id'])
       .where('l.kind', 'in', kinds)
       .orderBy('l.id')
+      .execute();
+  }
+
+  /**
+   * Every entry of `kinds` (the recipient reversal kinds) with the recipient it names (null when it
+   * names none that exists) and the wallet of its order's owner in the order's mode.
+   */
+  async recipientReversalEntries(tx: Tx, kinds: readonly LedgerKind[]) {
+    if (kinds.length === 0) return [];
+    return tx.db
+      .selectFrom('ledger_entries as l')
+      .leftJoin('order_items as i', 'i.id', 'l.order_item_id')
+      .leftJoin('orders as o', 'o.id', 'i.order_id')
+      .leftJoin('wallets as w', (join) => join.onRef('w.profile_id', '=', 'o.profile_id').onRef('w.mode', '=', 'o.mode'))
+      .select(['l.id', 'l.order_id', 'l.order_item_id', 'l.wallet_id', 'l.available_delta', 'l.held_delta', 'i.id as item_id', 'w.id as owner_wallet_id'])
+      .where('l.kind', 'in', kinds)
+      .orderBy('l.id')
+      .execute();
+  }
+
+  /** Recipients reversed on their own, with their order (orders of `types`). */
+  async reversedRecipients(tx: Tx, types: readonly OrderType[]) {
+    if (types.length === 0) return [];
+    return tx.db
+      .selectFrom('order_items as i')
+      .innerJoin('orders as o', 'o.id', 'i.order_id')
+      .select(['i.id', 'i.order_id', 'i.status', 'i.amount', 'o.is_bulk'])
+      .where('i.reversed_at', 'is not', null)
+      .where('o.order_type', 'in', types)
+      .orderBy('i.id')
       .execute();
   }
 

@@ -11,6 +11,13 @@ export const BulkRecipient = Type.Object({
   errorMessage: Nullable(Text('Why it failed; null otherwise', 'Sandbox: delivery failed')),
   submittedAt: Nullable(Timestamp('When submitted to the provider', 1764063000120)),
   completedAt: Nullable(Timestamp('When it completed; null until then, and for a failure', 1764063003150)),
+  reversedAt: Nullable(
+    Timestamp(
+      'When staff reversed this completed recipient on its own (its amount was refunded; its status stays completed); null otherwise',
+      1764149403150,
+    ),
+  ),
+  reversalReason: Nullable(Text("Staff's reason for reversing this recipient; null unless reversedAt is set", 'Bundle not received')),
 });
 export type BulkRecipient = Static<typeof BulkRecipient>;
 

@@ -14,7 +14,7 @@ import { parseListQuery } from './list-query.js';
 import type { OrderRepository, StaffOrderCandidateRow, StaffOrderFilter } from './repository.js';
 import type { Order, OrderPage, OrderStatus, OrdersQuery } from './schemas.js';
 import { OrderViewCache, type RenderedOrder } from './view-cache.js';
-import { toOrderView, toStatusView } from './views.js';
+import { toOrderView, toRecipientView, toStatusView } from './views.js';
 
 /** An order page whose orders are JSON, as UTF-8 bytes (see OrderService.listEncoded). */
 export interface EncodedOrderPage extends Omit<OrderPage, 'orders'> {
@@ -44,8 +44,19 @@ export interface StaffOrderDetail {
 export interface Reversal {
   orderId: string;
   shortReference: string;
+  /** Pesewas. */
   refunded: number;
+  /** Pesewas. */
   availableAfter: number;
+  /** The order after it, as GET /api/v1/orders/{orderId} shows it. */
+  order: Order;
+}
+
+export interface RecipientReversal extends Reversal {
+  /** The recipient reversed (233…). */
+  recipient: string;
+  /** Whether the order became `reversed` with it (its last completed recipient). */
+  orderReversed: boolean;
 }
 
 /** One of the orders an identifier may name (a number or a paymentReference), as staff are shown it to choose. */
@@ -192,6 +203,9 @@ export class OrderService {
       const now = this.clock();
       const order = await this.orders.lockWithWallet(tx, orderId);
       if (!order) throw notFound('ORDER_NOT_FOUND', `no order ${orderId}`);
+      if (order.order_type === 'result_checker') {
+        throw conflict('INVALID_REQUEST', `order ${orderId} is a result-checker sale; refund it instead (cli rc refund, or Refund on its page)`);
+      }
       if (order.order_type !== 'data') {
         throw conflict('INVALID_REQUEST', `order ${orderId} is a ${order.order_type} order; only data orders are reversed here`);
       }
@@ -201,7 +215,10 @@ export class OrderService {
         throw conflict('INVALID_REQUEST', `order ${orderId} is ${order.state}; only a completed order can be reversed`);
       }
       const items = await this.orders.itemsOf(tx, order.id);
-      const refund = items.filter((i) => i.status === 'completed').reduce((sum, i) => sum + Number(i.amount), 0);
+      // A recipient already reversed on its own was refunded then: only the rest comes back now.
+      const refund = items
+        .filter((i) => i.status === 'completed' && i.reversed_at === null)
+        .reduce((sum, i) => sum + Number(i.amount), 0);
       if (!(await this.orders.markReversed(tx, order.id, why, now))) {
         throw conflict('INVALID_REQUEST', `order ${orderId} changed meanwhile; nothing refunded`);
       }
@@ -222,7 +239,88 @@ export class OrderService {
         profileId: order.profile_id,
         mode: order.mode,
       });
-      return { orderId: order.id, shortReference: order.short_reference, refunded: refund, availableAfter: balances.available };
+      return { orderId: order.id, shortReference: order.short_reference, refunded: refund, availableAfter: balances.available, order: view };
+    });
+  }
+
+  /**
+   * Staff refund of one completed recipient of a bulk data order (docs/order-lifecycle.md, "Refunds
+   * by staff"): what it was charged back to available, exactly once, the recipient marked reversed
+   * (its status stays completed), event `order.recipient.reversed` and the audit row in one unit.
+   * When it was the order's last completed recipient not yet reversed, the order becomes `reversed`
+   * too (and `order.reversed` is sent).
+   */
+  async reverseRecipient(actor: Actor, orderId: string, recipient: string, reason: string): Promise<RecipientReversal> {
+    const why = reason.trim();
+    if (why === '') throw invalid('INVALID_REQUEST', 'a reason is required');
+    const msisdn = normaliseGhanaMsisdn(recipient) ?? recipient.trim();
+    if (msisdn === '') throw invalid('INVALID_REQUEST', 'the recipient (its number) is required');
+    return this.database.unit(async (tx) => {
+      const now = this.clock();
+      const order = await this.orders.lockWithWallet(tx, orderId);
+      if (!order) throw notFound('ORDER_NOT_FOUND', `no order ${orderId}`);
+      if (order.order_type !== 'data' || order.is_bulk !== 1) {
+        throw conflict('INVALID_REQUEST', `order ${orderId} is not a bulk data order; reverse the whole order instead`);
+      }
+      if (order.state === 'reversed') throw conflict('INVALID_REQUEST', `order ${orderId} was already reversed; nothing refunded`);
+      if (order.state !== 'completed') {
+        throw conflict('INVALID_REQUEST', `order ${orderId} is ${order.state}; a recipient can be reversed once its order is completed`);
+      }
+      const items = await this.orders.itemsOf(tx, order.id);
+      const item = items.find((i) => i.beneficiary_msisdn === msisdn);
+      if (!item) throw invalid('INVALID_REQUEST', `${msisdn} is not a recipient of order ${orderId}`);
+      if (item.status === 'failed') {
+        throw conflict('INVALID_REQUEST', `recipient ${msisdn} failed and was refunded then; only a completed recipient can be reversed`);
+      }
+      if (item.status !== 'completed') {
+        throw conflict('INVALID_REQUEST', `recipient ${msisdn} is ${item.status}; only a completed recipient can be reversed`);
+      }
+      if (item.reversed_at !== null) throw conflict('INVALID_REQUEST', `recipient ${msisdn} was already reversed; nothing refunded`);
+      if (!(await this.orders.markRecipientReversed(tx, item.id, why, now))) {
+        throw conflict('INVALID_REQUEST', `recipient ${msisdn} changed meanwhile; nothing refunded`);
+      }
+      if (order.wallet_id === null) throw new Error(`wallet of order ${order.id} not found`);
+      const amount = Number(item.amount);
+      const balances = await this.wallets.post(
+        tx,
+        postings.recipientReversal({ walletId: order.wallet_id, orderType: order.order_type, orderId: order.id, itemId: item.id, amount, reason: why }),
+        now,
+      );
+      if (!balances) throw new Error(`refund of recipient ${item.id} was refused by the wallet`);
+      const reversedItem = { ...item, reversed_at: now, reversal_reason: why, updated_at: now };
+      const after = items.map((i) => (i.id === item.id ? reversedItem : i));
+      const orderReversed = after.every((i) => i.status !== 'completed' || i.reversed_at !== null);
+      if (orderReversed) {
+        // Its last completed recipient: the order is reversed too (nothing left to refund as a whole).
+        if (!(await this.orders.markReversed(tx, order.id, why, now))) {
+          throw conflict('INVALID_REQUEST', `order ${orderId} changed meanwhile; nothing refunded`);
+        }
+      } else this.orders.update(tx, order, { updated_at: now });
+      const updated = orderReversed
+        ? { ...order, state: 'reversed' as const, reversal_reason: why, reversed_at: now, updated_at: now }
+        : { ...order, updated_at: now };
+      const view = toOrderView(updated, after);
+      const owner = { profileId: order.profile_id, mode: order.mode };
+      this.events.record(tx, owner, 'order.recipient.reversed', { object: view, recipient: toRecipientView(reversedItem) }, now);
+      if (orderReversed) this.events.record(tx, owner, 'order.reversed', { object: view }, now);
+      await this.audit.record(tx, actor, 'order.reverse_recipient', { type: 'order', id: order.id }, {
+        reason: why,
+        recipient: msisdn,
+        refunded: toGhs(amount),
+        orderReversed,
+        shortReference: order.short_reference,
+        profileId: order.profile_id,
+        mode: order.mode,
+      });
+      return {
+        orderId: order.id,
+        shortReference: order.short_reference,
+        recipient: msisdn,
+        refunded: amount,
+        availableAfter: balances.available,
+        orderReversed,
+        order: view,
+      };
     });
   }
 

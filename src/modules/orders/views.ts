@@ -14,6 +14,8 @@ export function toRecipientView(item: OrderItemRow): BulkRecipient {
     errorMessage: item.error_message,
     submittedAt: item.submitted_at === null ? null : Number(item.submitted_at),
     completedAt: item.completed_at === null ? null : Number(item.completed_at),
+    reversedAt: item.reversed_at === null ? null : Number(item.reversed_at),
+    reversalReason: item.reversal_reason,
   };
 }
 

@@ -7,7 +7,8 @@ import type { ResultCheckerRepository } from './repository.js';
  * Result-checker money and inventory, recomputed (docs/order-lifecycle.md, "Result checkers"). Returns one message per
  * mismatch. Single purchases carry their own rc_debit (and rc_refund when out of stock); a
  * bulk purchase has one rc_debit for the total of its items (idempotency key
- * rc_bulk_debit:<bulkId>) and an rc_refund per failed item.
+ * rc_bulk_debit:<bulkId>) and an rc_refund per failed item. A sale refunded by staff has exactly
+ * one rc_reversal of what it charged, its order is `reversed`, and its credential (live) is void.
  */
 export function resultCheckerLedgerCheck(repo: ResultCheckerRepository): LedgerCheck {
   return async (tx) => {
@@ -27,8 +28,10 @@ export function resultCheckerLedgerCheck(repo: ResultCheckerRepository): LedgerC
       const net = Number(t.net);
       const held = Number(t.held_net);
       const amount = Number(t.amount);
-      const charged = t.state !== 'failed';
-      // A bulk item's debit is part of the bulk entry; only its refund names it.
+      const refunded = t.refunded_at !== null;
+      // Charged and kept: not failed (refunded at once) and not refunded by staff since.
+      const charged = t.state !== 'failed' && !refunded;
+      // A bulk item's debit is part of the bulk entry; only its refunds name it.
       const expected = t.bulk_id === null ? (charged ? -amount : 0) : charged ? 0 : amount;
       if (net !== expected) {
         problems.push(
@@ -37,6 +40,24 @@ export function resultCheckerLedgerCheck(repo: ResultCheckerRepository): LedgerC
       }
       if (held !== 0)
         problems.push(`rc: transaction ${t.id} moved held funds (${ghs(held)}); result-checker purchases never hold`);
+      const reversals = Number(t.reversals ?? 0);
+      if (refunded) {
+        if (t.state !== 'completed') problems.push(`rc: transaction ${t.id} is ${t.state} but marked refunded by staff`);
+        if (reversals !== 1) problems.push(`rc: refunded transaction ${t.id} has ${reversals} staff refund entries (expected 1)`);
+        else if (Number(t.reversal_net) !== amount) {
+          problems.push(`rc: refunded transaction ${t.id} was refunded ${ghs(Number(t.reversal_net))} but charged ${ghs(amount)}`);
+        }
+        if (t.order_state !== 'reversed') problems.push(`rc: refunded transaction ${t.id} has its order ${t.order_state ?? 'missing'}, not reversed`);
+        if (t.credential_id !== null && t.voided_at === null) {
+          problems.push(`rc: refunded transaction ${t.id} left its credential ${t.credential_id} not void`);
+        }
+      } else {
+        if (reversals > 0) problems.push(`rc: transaction ${t.id} has ${reversals} staff refund entries but was not refunded`);
+        if (t.order_state === 'reversed') problems.push(`rc: transaction ${t.id} has its order reversed but was not refunded`);
+      }
+    }
+    for (const c of await repo.voidsWithoutRefund(tx)) {
+      problems.push(`rc: credential ${c.id} is void but its sale ${c.assigned_transaction_id ?? '(none)'} was not refunded`);
     }
 
     const bulkDebits = new Map<string, number[]>();

@@ -10,7 +10,7 @@ import { orderRow } from '../orders/rows.js';
 import { walletLedgerNet } from '../wallet/repository.js';
 import type { Credential, CredentialCipher } from './credential-crypto.js';
 
-const RC_KINDS = ['rc_debit', 'rc_refund'] as const;
+const RC_KINDS = ['rc_debit', 'rc_refund', 'rc_reversal'] as const;
 const INSERT_BATCH = 200;
 
 function packagesForRole(db: Kysely<DB>, role: Role) {
@@ -160,6 +160,12 @@ export class ResultCheckerRepository {
           .whereRef('c.package_id', '=', 'p.id')
           .where('c.assigned_transaction_id', 'is', null)
           .as('stock'),
+        eb
+          .selectFrom('rc_credentials as c')
+          .select((c) => c.fn.countAll<string | number>().as('n'))
+          .whereRef('c.package_id', '=', 'p.id')
+          .where('c.voided_at', 'is not', null)
+          .as('voided'),
       ])
       .orderBy('p.id')
       .execute();
@@ -275,6 +281,76 @@ export class ResultCheckerRepository {
     );
   }
 
+  // ---- staff refunds, inside their unit ----
+
+  /**
+   * A sale by its id (the same as its order's) or its short reference, with the wallet that paid
+   * for it; its row locked until the unit ends (PostgreSQL; SQLite has one writer).
+   */
+  async lockSale(tx: Tx, idOrReference: string) {
+    let query = tx.qb
+      .selectFrom('rc_transactions as t')
+      .leftJoin('wallets as w', (join) => join.onRef('w.profile_id', '=', 't.profile_id').onRef('w.mode', '=', 't.mode'))
+      .selectAll('t')
+      .select('w.id as wallet_id')
+      .where((eb) => eb.or([eb('t.id', '=', idOrReference), eb('t.short_reference', '=', idOrReference.toUpperCase())]));
+    if (this.database.statements.dialect === 'postgres') query = query.forUpdate(['t']);
+    return (await tx.execute(query)).rows[0];
+  }
+
+  /** A completed sale → refunded (its state stays completed), once. */
+  async markRefunded(tx: Tx, transactionId: string, reason: string, now: number): Promise<boolean> {
+    const query = tx.qb
+      .updateTable('rc_transactions')
+      .set({ refunded_at: now, refund_reason: reason, updated_at: now })
+      .where('id', '=', transactionId)
+      .where('state', '=', 'completed')
+      .where('refunded_at', 'is', null);
+    return Number((await tx.execute(query)).numAffectedRows ?? 0) > 0;
+  }
+
+  /** The sale's order completed → reversed with the reason; the order as it is now, or undefined when it was not completed. */
+  async markOrderReversed(tx: Tx, orderId: string, reason: string, now: number) {
+    const query = tx.qb
+      .updateTable('orders')
+      .set((eb) => ({
+        state: 'reversed' as const,
+        reversal_reason: reason,
+        reversed_at: now,
+        updated_at: now,
+        version: eb('version', '+', 1),
+      }))
+      .where('id', '=', orderId)
+      .where('order_type', '=', 'result_checker')
+      .where('state', '=', 'completed')
+      .returningAll();
+    return (await tx.execute(query)).rows[0];
+  }
+
+  /** The credential handed to `transactionId` made void (it stays assigned to it: never sold again), once. */
+  async voidCredential(tx: Tx, credentialId: string, transactionId: string, reason: string, now: number): Promise<boolean> {
+    const query = tx.qb
+      .updateTable('rc_credentials')
+      .set({ voided_at: now, void_reason: reason })
+      .where('id', '=', credentialId)
+      .where('assigned_transaction_id', '=', transactionId)
+      .where('voided_at', 'is', null);
+    return Number((await tx.execute(query)).numAffectedRows ?? 0) > 0;
+  }
+
+  /** Voided credentials, newest first, with the sale each was refunded from (never the credential itself). */
+  async voidedCredentials(limit: number) {
+    return this.database.read
+      .selectFrom('rc_credentials as c')
+      .leftJoin('rc_transactions as t', 't.id', 'c.assigned_transaction_id')
+      .select(['c.id', 'c.package_id', 'c.assigned_transaction_id', 'c.voided_at', 'c.void_reason', 't.short_reference', 't.profile_id'])
+      .where('c.voided_at', 'is not', null)
+      .orderBy('c.voided_at', 'desc')
+      .orderBy('c.id')
+      .limit(limit)
+      .execute();
+  }
+
   /** One transaction of its owner in its mode; another owner's or mode's is not found. */
   async findOwnTransaction(owner: Owner, id: string) {
     return this.database.read
@@ -331,6 +407,7 @@ export class ResultCheckerRepository {
           .whereRef('t.profile_id', '=', 'w.profile_id')
           .whereRef('t.mode', '=', 'w.mode')
           .where('t.state', '=', 'completed')
+          .where('t.refunded_at', 'is', null)
           .as('completed_total'),
       ])
       .orderBy('w.id')
@@ -342,16 +419,27 @@ export class ResultCheckerRepository {
     return tx.db
       .selectFrom('rc_transactions as t')
       .leftJoin('ledger_entries as l', 'l.rc_transaction_id', 't.id')
+      .leftJoin('orders as o', 'o.id', 't.order_id')
+      .leftJoin('rc_credentials as c', 'c.id', 't.credential_id')
       .select((eb) => [
         't.id',
         't.state',
+        't.mode',
         't.amount',
         't.bulk_id',
+        't.refunded_at',
+        't.credential_id',
+        'o.state as order_state',
+        'c.voided_at',
         eb.fn.count<number>('l.id').as('entries'),
         eb.fn.coalesce(eb.fn.sum<number>('l.available_delta'), eb.lit(0)).as('net'),
         eb.fn.coalesce(eb.fn.sum<number>('l.held_delta'), eb.lit(0)).as('held_net'),
+        eb.fn.sum<number>(eb.case().when('l.kind', '=', 'rc_reversal').then(1).else(0).end()).as('reversals'),
+        eb.fn
+          .sum<number>(eb.case().when('l.kind', '=', 'rc_reversal').then(eb.ref('l.available_delta')).else(0).end())
+          .as('reversal_net'),
       ])
-      .groupBy(['t.id', 't.state', 't.amount', 't.bulk_id'])
+      .groupBy(['t.id', 't.state', 't.mode', 't.amount', 't.bulk_id', 't.refunded_at', 't.credential_id', 'o.state', 'c.voided_at'])
       .orderBy('t.id')
       .execute();
   }
@@ -386,6 +474,18 @@ export class ResultCheckerRepository {
       .select(['l.id', 't.id as transaction_id'])
       .where((eb) => eb.or([eb('w.profile_id', '!=', eb.ref('t.profile_id')), eb('w.mode', '!=', eb.ref('t.mode'))]))
       .orderBy('l.id')
+      .execute();
+  }
+
+  /** Voided credentials whose sale is not a refunded one (a void is only ever the mark of a refund). */
+  async voidsWithoutRefund(tx: Tx) {
+    return tx.db
+      .selectFrom('rc_credentials as c')
+      .leftJoin('rc_transactions as t', 't.id', 'c.assigned_transaction_id')
+      .select(['c.id', 'c.assigned_transaction_id'])
+      .where('c.voided_at', 'is not', null)
+      .where((eb) => eb.or([eb('t.id', 'is', null), eb('t.refunded_at', 'is', null)]))
+      .orderBy('c.id')
       .execute();
   }
 

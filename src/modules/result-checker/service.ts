@@ -8,7 +8,10 @@ import { newId, type ReferenceSource } from '../../lib/ids.js';
 import { formatGhs, toGhs } from '../../lib/money.js';
 import { normaliseGhanaMsisdn } from '../../lib/phone.js';
 import type { Actor, AuditTrail } from '../audit/service.js';
+import type { EventRecorder } from '../events/service.js';
 import type { IdempotencyService } from '../idempotency/service.js';
+import type { Order } from '../orders/schemas.js';
+import { toOrderView } from '../orders/views.js';
 import { postings } from '../wallet/postings.js';
 import type { WalletRepository } from '../wallet/repository.js';
 import type { Credential, CredentialCipher } from './credential-crypto.js';
@@ -36,6 +39,22 @@ export interface RcStockLine {
   status: string;
   stock: number;
   low: boolean;
+  /** Credentials voided by a refund of their sale (never sold again, not in stock). */
+  voided: number;
+}
+
+/** A result-checker sale refunded by staff. */
+export interface RcRefund {
+  transactionId: string;
+  shortReference: string;
+  /** Pesewas. */
+  refunded: number;
+  /** Pesewas: the paying wallet's available balance after the refund. */
+  availableAfter: number;
+  /** The credential voided; null for a test-mode sale (its credential was generated, not from inventory). */
+  voidedCredentialId: string | null;
+  /** The sale's order after it, as GET /api/v1/orders/{orderId} shows it (state reversed). */
+  order: Order;
 }
 
 export interface RcItemInput {
@@ -126,6 +145,7 @@ export class ResultCheckerService {
     private readonly audit: AuditTrail,
     private readonly clock: Clock,
     private readonly references: ReferenceSource,
+    private readonly events: EventRecorder,
   ) {}
 
   /** GET /api/v1/result-checker/packages: active packages priced for the caller's role, with live stock (never cached). */
@@ -486,7 +506,8 @@ export class ResultCheckerService {
       currency: 'GHS',
       packageName: t.package_name,
       buyerPhone: t.buyer_phone,
-      credential: t.state === 'completed' && t.credential_secret ? this.reveal(t.credential_secret) : null,
+      // A sale refunded by staff keeps its state (the contract's states are fixed) but no longer hands out its voided credential.
+      credential: t.state === 'completed' && t.refunded_at === null && t.credential_secret ? this.reveal(t.credential_secret) : null,
       createdAt: t.created_at,
       completedAt: t.completed_at,
     };
@@ -516,6 +537,69 @@ export class ResultCheckerService {
     });
   }
 
+  /**
+   * Staff refund of one sold credential (docs/order-lifecycle.md, "Refunds by staff"): the wallet
+   * that paid gets back exactly what the sale charged (one rc_reversal, once), the credential is
+   * voided (it stays assigned to the sale: never sold again, never stock), the sale's order becomes
+   * `reversed` with the reason, `order.reversed` is recorded and the audit row, all in one unit. A
+   * bulk purchase is refunded item by item (each item is a sale of its own). A test-mode sale: the
+   * test wallet is credited, and there is nothing to void.
+   */
+  async refundSale(actor: Actor, idOrReference: string, reason: string): Promise<RcRefund> {
+    const why = reason.trim();
+    if (why === '') throw invalid('INVALID_REQUEST', 'a reason is required');
+    const wanted = idOrReference.trim();
+    return this.database.unit(async (tx) => {
+      const now = this.clock();
+      const sale = await this.rc.lockSale(tx, wanted);
+      if (!sale) throw notFound('ORDER_NOT_FOUND', `no result-checker sale ${wanted}`);
+      if (sale.refunded_at !== null) throw conflict('INVALID_REQUEST', `sale ${sale.id} was already refunded; nothing refunded`);
+      if (sale.state !== 'completed') {
+        throw conflict('INVALID_REQUEST', `sale ${sale.id} is ${sale.state}; only a completed sale can be refunded (a failed one was refunded when it failed)`);
+      }
+      if (!(await this.rc.markRefunded(tx, sale.id, why, now))) {
+        throw conflict('INVALID_REQUEST', `sale ${sale.id} changed meanwhile; nothing refunded`);
+      }
+      const order = await this.rc.markOrderReversed(tx, sale.order_id, why, now);
+      if (!order) throw conflict('INVALID_REQUEST', `the order of sale ${sale.id} is not completed; nothing refunded`);
+      if (sale.credential_id !== null && !(await this.rc.voidCredential(tx, sale.credential_id, sale.id, why, now))) {
+        throw new Error(`credential ${sale.credential_id} of sale ${sale.id} could not be voided`);
+      }
+      if (sale.wallet_id === null) throw new Error(`wallet of sale ${sale.id} not found`);
+      const amount = Number(sale.amount);
+      const balances = await this.wallets.post(
+        tx,
+        postings.rcReversal({ walletId: sale.wallet_id, transactionId: sale.id, amount, reason: why }),
+        now,
+      );
+      if (!balances) throw new Error(`refund of sale ${sale.id} was refused by the wallet`);
+      const view = toOrderView(order, []);
+      this.events.record(tx, { profileId: sale.profile_id, mode: sale.mode }, 'order.reversed', { object: view }, now);
+      await this.audit.record(tx, actor, 'rc.refund', { type: 'rc_transaction', id: sale.id }, {
+        reason: why,
+        refunded: toGhs(amount),
+        shortReference: sale.short_reference,
+        packageName: sale.package_name,
+        voidedCredentialId: sale.credential_id,
+        profileId: sale.profile_id,
+        mode: sale.mode,
+      });
+      return {
+        transactionId: sale.id,
+        shortReference: sale.short_reference,
+        refunded: amount,
+        availableAfter: balances.available,
+        voidedCredentialId: sale.credential_id,
+        order: view,
+      };
+    });
+  }
+
+  /** Voided credentials (refunded sales), newest first: the inventory page lists them. */
+  voided(limit = 200) {
+    return this.rc.voidedCredentials(limit);
+  }
+
   async stock(packageId: string): Promise<number> {
     return this.rc.countUnassigned(packageId);
   }
@@ -525,7 +609,15 @@ export class ResultCheckerService {
     const rows = await this.rc.stockByPackage();
     return rows.map((r) => {
       const stock = Number(r.stock ?? 0);
-      return { packageId: r.id, code: r.code, name: r.name, status: r.status, stock, low: stock < RC_LOW_STOCK_BELOW };
+      return {
+        packageId: r.id,
+        code: r.code,
+        name: r.name,
+        status: r.status,
+        stock,
+        low: stock < RC_LOW_STOCK_BELOW,
+        voided: Number(r.voided ?? 0),
+      };
     });
   }
 

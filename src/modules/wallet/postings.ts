@@ -37,7 +37,8 @@ function posting(fields: PostingFields): Posting {
 
 /**
  * Money held at purchase (available → held), then per delivery attempt spent (settle) or returned
- * (release); a staff reversal refunds a completed order to available.
+ * (release); a staff reversal refunds a completed order to available, and a recipient reversal one
+ * completed recipient of a bulk order.
  */
 export interface HeldOrderLedger {
   money: 'held';
@@ -47,13 +48,18 @@ export interface HeldOrderLedger {
   settle: LedgerKind;
   release: LedgerKind;
   reversal: LedgerKind;
+  recipientReversal: LedgerKind;
 }
 
-/** Debited at once and refunded when it cannot be supplied; its module has ledger checks of its own. */
+/**
+ * Debited at once and refunded when it cannot be supplied (refund), or by staff after the sale
+ * (reversal); its module has ledger checks of its own.
+ */
 export interface DebitedOrderLedger {
   money: 'debited';
   debit: LedgerKind;
   refund: LedgerKind;
+  reversal: LedgerKind;
 }
 
 export type OrderLedger = HeldOrderLedger | DebitedOrderLedger;
@@ -66,9 +72,17 @@ export type OrderLedgerTable = { readonly [T in OrderType]?: OrderLedger };
  * LedgerKind, src/db/schema.ts).
  */
 export const ORDER_LEDGER = {
-  data: { money: 'held', goods: 'Data bundle', hold: 'data_hold', settle: 'data_settle', release: 'data_release', reversal: 'data_reversal' },
+  data: {
+    money: 'held',
+    goods: 'Data bundle',
+    hold: 'data_hold',
+    settle: 'data_settle',
+    release: 'data_release',
+    reversal: 'data_reversal',
+    recipientReversal: 'data_recipient_reversal',
+  },
   // Its sales are checked by src/modules/result-checker/ledger-checks.ts.
-  result_checker: { money: 'debited', debit: 'rc_debit', refund: 'rc_refund' },
+  result_checker: { money: 'debited', debit: 'rc_debit', refund: 'rc_refund', reversal: 'rc_reversal' },
 } as const satisfies OrderLedgerTable;
 
 /** The order types whose money is held until delivery. */
@@ -96,7 +110,9 @@ export function heldOrderLedgers(table: OrderLedgerTable): [OrderType, HeldOrder
 export function orderLedgerKinds(table: OrderLedgerTable): [OrderType, LedgerKind[]][] {
   return (Object.entries(table) as [OrderType, OrderLedger][]).map(([type, ledger]) => [
     type,
-    ledger.money === 'held' ? [ledger.hold, ledger.settle, ledger.release, ledger.reversal] : [ledger.debit, ledger.refund],
+    ledger.money === 'held'
+      ? [ledger.hold, ledger.settle, ledger.release, ledger.reversal, ledger.recipientReversal]
+      : [ledger.debit, ledger.refund, ledger.reversal],
   ]);
 }
 
@@ -108,8 +124,10 @@ const KINDS: Record<LedgerKind, true> = {
   data_settle: true,
   data_release: true,
   data_reversal: true,
+  data_recipient_reversal: true,
   rc_debit: true,
   rc_refund: true,
+  rc_reversal: true,
   adjustment: true,
 };
 export const LEDGER_KINDS = Object.keys(KINDS) as readonly LedgerKind[];
@@ -224,6 +242,23 @@ export const postings = {
     });
   },
 
+  /**
+   * One completed recipient of a bulk order refunded by staff: what it was charged comes back to
+   * available, once per recipient (its order's whole reversal then refunds only the others).
+   */
+  recipientReversal(f: { walletId: string; orderType: HeldOrderType; orderId: string; itemId: string; amount: Pesewas; reason: string }): Posting {
+    return posting({
+      walletId: f.walletId,
+      kind: ORDER_LEDGER[f.orderType].recipientReversal,
+      availableDelta: priced(f.amount, 'recipientReversal'),
+      heldDelta: 0,
+      orderId: f.orderId,
+      orderItemId: f.itemId,
+      idempotencyKey: `reversal:${f.orderId}:${f.itemId}`,
+      memo: `Recipient reversed by staff: ${reasonOf(f.reason, 'recipientReversal')}`,
+    });
+  },
+
   /** A result-checker purchase: its price leaves available at once (no hold). */
   rcDebit(f: { walletId: string; transactionId: string; amount: Pesewas; packageName: string }): Posting {
     return posting({
@@ -261,6 +296,23 @@ export const postings = {
       rcTransactionId: f.transactionId,
       idempotencyKey: `rc_refund:${f.transactionId}`,
       memo: 'Result checker out of stock: refund',
+    });
+  },
+
+  /**
+   * A sold result-checker credential refunded by staff (the credential is voided): what the sale
+   * charged comes back to available, once per sale.
+   */
+  rcReversal(f: { walletId: string; transactionId: string; amount: Pesewas; reason: string }): Posting {
+    return posting({
+      walletId: f.walletId,
+      kind: ORDER_LEDGER.result_checker.reversal,
+      availableDelta: priced(f.amount, 'rcReversal'),
+      heldDelta: 0,
+      orderId: f.transactionId,
+      rcTransactionId: f.transactionId,
+      idempotencyKey: `rc_reversal:${f.transactionId}`,
+      memo: `Result checker refunded by staff: ${reasonOf(f.reason, 'rcReversal')}`,
     });
   },
 

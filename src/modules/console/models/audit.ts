@@ -29,6 +29,8 @@ const AMOUNTS_IN_DETAIL: Record<string, readonly string[]> = {
   'topup.approve': ['amount'],
   'topup.reject': ['amount'],
   'order.reverse': ['refunded'],
+  'order.reverse_recipient': ['refunded'],
+  'rc.refund': ['refunded'],
 };
 
 /** Amounts at any depth of the detail (before/after of a package or its routes): by key, every value of the key when it holds an object. */

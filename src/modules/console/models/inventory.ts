@@ -1,6 +1,7 @@
 import type { StaffRole } from '../../../db/schema.js';
 import type { RcStockLine } from '../../result-checker/service.js';
 import { mayAct } from '../service.js';
+import { at } from './frame.js';
 
 export interface StockLine {
   packageId: string;
@@ -9,10 +10,24 @@ export interface StockLine {
   status: string;
   stock: number;
   low: boolean;
+  voided: number;
+}
+
+/** A credential voided by the refund of its sale (the credential itself is never shown). */
+export interface VoidedLine {
+  credentialId: string;
+  packageId: string;
+  /** The sale's order page. */
+  orderId: string;
+  shortReference: string;
+  profileId: string;
+  at: string;
+  reason: string;
 }
 
 export interface InventoryView {
   stock: StockLine[];
+  voided: VoidedLine[];
   /** Whether the PIN upload form is offered. */
   canLoad: boolean;
 }
@@ -24,9 +39,29 @@ export const stockLine = (l: RcStockLine): StockLine => ({
   status: l.status,
   stock: l.stock,
   low: l.low,
+  voided: l.voided,
 });
 
-export const inventoryView = (stock: RcStockLine[], role: StaffRole): InventoryView => ({
+export interface VoidedCredentialRow {
+  id: string;
+  package_id: string;
+  assigned_transaction_id: string | null;
+  voided_at: number | null;
+  void_reason: string | null;
+  short_reference: string | null;
+  profile_id: string | null;
+}
+
+export const inventoryView = (stock: RcStockLine[], voided: VoidedCredentialRow[], role: StaffRole): InventoryView => ({
   stock: stock.map(stockLine),
+  voided: voided.map((v) => ({
+    credentialId: v.id,
+    packageId: v.package_id,
+    orderId: v.assigned_transaction_id ?? '',
+    shortReference: v.short_reference ?? '—',
+    profileId: v.profile_id ?? '—',
+    at: at(v.voided_at),
+    reason: v.void_reason ?? '',
+  })),
   canLoad: mayAct(role, 'operator'),
 });

@@ -45,6 +45,10 @@ export interface RecipientLine {
   error: string;
   /** The delivery's outbox step, or a dash. */
   outbox: string;
+  /** `<when>: <reason>` of a recipient reversed on its own. */
+  reversal: string | null;
+  /** Whether an admin is offered to reverse it (a completed recipient of a completed bulk order). */
+  canReverse: boolean;
 }
 
 export interface LedgerLine {
@@ -78,6 +82,8 @@ export interface OrderView {
   /** Every submission to an upstream, oldest first. */
   attempts: AttemptLine[];
   canReverse: boolean;
+  /** A completed result-checker sale, to an admin: refund it (its credential is voided). */
+  canRefund: boolean;
   canRetry: boolean;
   /** Numbers of the deliveries still open, which an admin may resolve by hand (empty: none, or not an admin). */
   resolvable: string[];
@@ -116,6 +122,8 @@ export const ordersView = (form: OrderSearchForm, results: OrderRow[] | null): O
 /** An order's page; `now` and `stuckAfterMs` tell whether a delivery is stuck (and may be retried). */
 export function orderView(d: StaffOrderDetail & { attempts: ProviderAttemptRow[] }, role: StaffRole, stuckAfterMs: number, now: number): OrderView {
   const o = d.order;
+  const admin = mayAct(role, 'admin');
+  const bulkCompleted = o.is_bulk === 1 && o.order_type === 'data' && o.state === 'completed';
   const stuck = d.items.some(
     (i) => (i.status === 'pending' || i.status === 'processing') && now - Number(i.updated_at) > stuckAfterMs,
   );
@@ -148,6 +156,8 @@ export function orderView(d: StaffOrderDetail & { attempts: ProviderAttemptRow[]
       outbox: i.outbox_kind
         ? `${i.outbox_kind} at ${at(i.outbox_run_at)}, tries ${String(i.outbox_tries)}${i.outbox_last_error ? `, last error: ${i.outbox_last_error}` : ''}`
         : '—',
+      reversal: i.reversal_reason ? `${at(i.reversed_at)}: ${i.reversal_reason}` : null,
+      canReverse: admin && bulkCompleted && i.status === 'completed' && i.reversed_at === null,
     })),
     ledger: d.ledger.map((e) => ({
       id: String(e.id),
@@ -169,7 +179,8 @@ export function orderView(d: StaffOrderDetail & { attempts: ProviderAttemptRow[]
       resolvedAt: at(a.resolved_at),
       message: `${a.message ?? ''}${a.resolved_by ? ` (resolved by ${a.resolved_by})` : ''}`,
     })),
-    canReverse: o.state === 'completed' && o.order_type === 'data' && mayAct(role, 'admin'),
+    canReverse: o.state === 'completed' && o.order_type === 'data' && admin,
+    canRefund: o.state === 'completed' && o.order_type === 'result_checker' && admin,
     canRetry: stuck && mayAct(role, 'operator'),
     resolvable: mayAct(role, 'admin')
       ? d.items.filter((i) => i.status === 'pending' || i.status === 'processing').map((i) => i.beneficiary_msisdn)

@@ -71,6 +71,8 @@ const NOTICES: Record<string, string> = {
   approved: 'Top-up approved: the wallet is credited.',
   rejected: 'Top-up rejected.',
   reversed: 'Order reversed: the partner is refunded.',
+  'recipient-reversed': 'Recipient reversed: the partner is refunded for it.',
+  refunded: 'Result checker refunded: the partner is refunded and the credential is void.',
   retried: 'Stuck deliveries are due again: the worker picks them up now.',
   resolved: 'Delivery resolved by hand: settled, and the partner told.',
   revoked: 'Key revoked.',

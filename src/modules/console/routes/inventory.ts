@@ -10,7 +10,7 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox<ConsoleDeps> = async (ap
       reply,
       inventoryPage(
         frameOf(request, 'Result-checker inventory', 'inventory'),
-        inventoryView(await ops.stock(), sessionOf(request).role),
+        inventoryView(await ops.stock(), await ops.voidedCredentials(), sessionOf(request).role),
       ),
     ),
   );
@@ -26,7 +26,7 @@ export const inventoryRoutes: FastifyPluginAsyncTypebox<ConsoleDeps> = async (ap
       frame.notice = `Loaded into ${packageId}: added ${result.added}, skipped ${result.skipped} (duplicates); in stock now ${result.stock}.`;
       // htmx shows the inventory's own address, not the form's (which has no page to go Back to).
       void reply.header('hx-push-url', '/console/inventory');
-      return html(reply, inventoryPage(frame, inventoryView(await ops.stock(), sessionOf(request).role)));
+      return html(reply, inventoryPage(frame, inventoryView(await ops.stock(), await ops.voidedCredentials(), sessionOf(request).role)));
     },
   );
 };

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { orderView, ordersView } from '../models/orders.js';
-import { CsrfOnly, IdParams, NoticeQuery, OrderSearchQuery, ReasonBody, ResolveBody } from '../schemas.js';
+import { CsrfOnly, IdParams, NoticeQuery, OrderSearchQuery, ReasonBody, RecipientReasonBody, ResolveBody } from '../schemas.js';
 import { orderPage, ordersPage } from '../views/orders.js';
 import { act, actorOf, frameOf, html, PAGE, read, seeOther, sessionOf, type ConsoleDeps } from './common.js';
 
@@ -44,6 +44,26 @@ export const orderRoutes: FastifyPluginAsyncTypebox<ConsoleDeps> = async (app, d
       const { id } = request.params;
       await ops.reverseOrder(actorOf(request), id, request.body.reason);
       return seeOther(reply, `/console/orders/${encodeURIComponent(id)}?notice=reversed`);
+    },
+  );
+
+  app.post(
+    '/console/orders/:id/recipients/reverse',
+    { schema: { hide: true, params: IdParams, body: RecipientReasonBody }, config: act('admin', 'order.reverse_recipient') },
+    async (request, reply) => {
+      const { id } = request.params;
+      await ops.reverseRecipient(actorOf(request), id, request.body.recipient, request.body.reason);
+      return seeOther(reply, `/console/orders/${encodeURIComponent(id)}?notice=recipient-reversed`);
+    },
+  );
+
+  app.post(
+    '/console/orders/:id/refund',
+    { schema: { hide: true, params: IdParams, body: ReasonBody }, config: act('admin', 'rc.refund') },
+    async (request, reply) => {
+      const { id } = request.params;
+      await ops.refundResultChecker(actorOf(request), id, request.body.reason);
+      return seeOther(reply, `/console/orders/${encodeURIComponent(id)}?notice=refunded`);
     },
   );
 

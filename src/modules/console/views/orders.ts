@@ -36,9 +36,14 @@ export function ordersPage(frame: PageFrame, view: OrdersView): string {
 
 export function orderPage(frame: PageFrame, o: OrderView): string {
   const csrf = csrfField(frame.csrfToken);
+  const recipientAction = (i: OrderView['recipients'][number]) => {
+    if (i.reversal) return h`reversed ${i.reversal}`;
+    if (!i.canReverse) return '';
+    return h`<form method="post" action="/console/orders/${o.id}/recipients/reverse" class="reverse-recipient" hx-confirm="Reverse ${i.msisdn} and refund the partner for it?">!${csrf}<input type="hidden" name="recipient" value="${i.msisdn}"><label>Reason <input name="reason" required maxlength="500"></label><button type="submit">Reverse</button></form>`;
+  };
   const items = o.recipients.map(
     (i) =>
-      h`<tr><td>${i.idx}</td><td>${i.msisdn}</td><td>${i.package}</td><td>${i.amount}</td><td>${i.status}</td><td>${i.attempt}</td><td>${i.providerRef}</td><td>${i.submittedAt}</td><td>${i.completedAt}</td><td>${i.error}</td><td>${i.outbox}</td></tr>`,
+      h`<tr data-recipient="${i.msisdn}"><td>${i.idx}</td><td>${i.msisdn}</td><td>${i.package}</td><td>${i.amount}</td><td>${i.status}</td><td>${i.attempt}</td><td>${i.providerRef}</td><td>${i.submittedAt}</td><td>${i.completedAt}</td><td>${i.error}</td><td>${i.outbox}</td><td>!${recipientAction(i)}</td></tr>`,
   );
   const ledger = o.ledger.map(
     (e) =>
@@ -48,6 +53,11 @@ export function orderPage(frame: PageFrame, o: OrderView): string {
   if (o.canReverse) {
     actions.push(
       h`<form method="post" action="/console/orders/${o.id}/reverse" hx-confirm="Reverse ${o.shortReference} and refund the partner?">!${csrf}<label>Reason <input name="reason" required maxlength="500"></label><button type="submit">Reverse order</button></form>`,
+    );
+  }
+  if (o.canRefund) {
+    actions.push(
+      h`<form method="post" action="/console/orders/${o.id}/refund" hx-confirm="Refund ${o.shortReference} and void its credential?">!${csrf}<label>Reason <input name="reason" required maxlength="500"></label><button type="submit">Refund</button></form>`,
     );
   }
   if (o.canRetry) {
@@ -77,7 +87,7 @@ export function orderPage(frame: PageFrame, o: OrderView): string {
   <dt>Payment reference</dt><dd>${o.paymentReference}</dd>!${error}!${reversal}
 </dl>
 !${actions.length ? h`<section class="actions"><h2>Actions</h2>!${actions.join('')}</section>` : ''}
-<section><h2>Recipients and delivery attempts</h2>!${table(['#', 'number', 'package', 'amount', 'status', 'attempt', 'provider ref', 'submitted', 'completed', 'error', 'outbox'], items, 'No recipients.')}</section>
+<section><h2>Recipients and delivery attempts</h2>!${table(['#', 'number', 'package', 'amount', 'status', 'attempt', 'provider ref', 'submitted', 'completed', 'error', 'outbox', 'reversal'], items, 'No recipients.')}</section>
 <section><h2>Upstream attempts</h2>!${table(['reference', 'number', 'upstream', 'status', 'transaction', 'cost', 'made', 'resolved', 'message'], attempts, 'No attempt yet.')}</section>
 <section><h2>Ledger entries</h2>!${table(['id', 'when', 'kind', 'available Δ', 'held Δ', 'available after', 'memo'], ledger, 'No ledger entry.')}</section>`,
   );
