@@ -6,6 +6,9 @@ import type { Tx } from '../../db/unit-of-work.js';
 import type { Owner } from '../../domain/caller.js';
 import type { Mode } from '../../domain/types.js';
 import { countItems, type ItemCounts } from './order-state.js';
+import { keysetSeek } from '../../db/keyset.js';
+import type { PageRequest } from '../../lib/staff-page.js';
+import { profileNameLike } from '../profiles/repository.js';
 
 /**
  * "Open" (pending or processing) written as SQL literals, never parameters: only then can the
@@ -622,36 +625,9 @@ export class OrderRepository {
 
   // ---- staff reads (console, CLI) ----
 
-  /** Orders matching every given criterion, newest first. `text` is an order id, a short reference or a number. */
-  async searchForStaff(f: StaffOrderFilter): Promise<OrderRow[]> {
-    let query = this.database.read.selectFrom('orders as o').selectAll('o');
-    if (f.text !== undefined) {
-      const text = f.text;
-      const msisdns = f.msisdns ?? [];
-      query = query.where((eb) =>
-        eb.or([
-          eb('o.id', '=', text),
-          eb('o.short_reference', '=', text.toUpperCase()),
-          ...(msisdns.length === 0
-            ? []
-            : [
-                eb('o.beneficiary_msisdn', 'in', msisdns),
-                eb.exists(
-                  eb
-                    .selectFrom('order_items as i')
-                    .select('i.id')
-                    .whereRef('i.order_id', '=', 'o.id')
-                    .where('i.beneficiary_msisdn', 'in', msisdns),
-                ),
-              ]),
-        ]),
-      );
-    }
-    if (f.profileId !== undefined) query = query.where('o.profile_id', '=', f.profileId);
-    if (f.state !== undefined) query = query.where('o.state', '=', f.state);
-    if (f.from !== undefined) query = query.where('o.created_at', '>=', f.from);
-    if (f.to !== undefined) query = query.where('o.created_at', '<', f.to);
-    return query.orderBy('o.created_at', 'desc').orderBy('o.id', 'desc').limit(f.limit).execute();
+  /** A page's read of the orders one way of matching finds (see staffOrdersQuery). */
+  async searchForStaff(match: StaffOrderMatch, filter: StaffOrderFilter, page: PageRequest): Promise<OrderRow[]> {
+    return staffOrdersQuery(this.database.read, match, filter, page).execute();
   }
 
   /** An order by its id or its short reference. */
@@ -683,27 +659,76 @@ export class OrderRepository {
     return this.database.read.selectFrom('ledger_entries').selectAll().where('order_id', '=', orderId).orderBy('id').execute();
   }
 
-  /** Orders created since `since` and how many of them failed (the console's dashboard). */
-  async activitySince(since: number): Promise<{ orders: number; failed: number }> {
-    const row = await this.database.read
+  /** Orders created since `since` (of one mode, if given) and how many of them failed (the console's dashboard). */
+  async activitySince(since: number, mode?: Mode): Promise<{ orders: number; failed: number }> {
+    let query = this.database.read
       .selectFrom('orders')
       .select((eb) => [
         eb.fn.countAll<string | number>().as('orders'),
         eb.fn.sum<string | number | null>(eb.case().when('state', '=', 'failed').then(1).else(0).end()).as('failed'),
       ])
-      .where('created_at', '>=', since)
-      .executeTakeFirstOrThrow();
+      .where('created_at', '>=', since);
+    if (mode !== undefined) query = query.where('mode', '=', mode);
+    const row = await query.executeTakeFirstOrThrow();
     return { orders: Number(row.orders), failed: Number(row.failed ?? 0) };
   }
 }
 
+/** The criteria of the console's order list that every way of matching shares. */
 export interface StaffOrderFilter {
-  text?: string | undefined;
-  /** The text as normalised mobile numbers (the forms an order may carry). */
-  msisdns?: string[] | undefined;
+  mode: Mode;
   profileId?: string | undefined;
   state?: OrderState | undefined;
+  type?: OrderType | undefined;
   from?: number | undefined;
   to?: number | undefined;
-  limit: number;
+}
+
+/**
+ * One way a staff search finds orders; a search by text reads each way on its own (each by its
+ * index) and merges the reads (src/lib/staff-page.ts, mergeReads): one query with OR between them
+ * would read every order of the mode instead.
+ */
+export type StaffOrderMatch =
+  | { by: 'every' }
+  | { by: 'id' | 'short_reference' | 'payment_reference'; value: string }
+  /** The order's number, or a bulk order's recipient's, in each of the forms an order may carry. */
+  | { by: 'number' | 'recipient'; values: string[] }
+  /** Orders of the profiles whose name holds the text. */
+  | { by: 'partner_name'; text: string };
+
+export function staffOrdersQuery(db: Kysely<DB>, match: StaffOrderMatch, f: StaffOrderFilter, page: PageRequest) {
+  let query = db.selectFrom('orders as o').selectAll('o').where('o.mode', '=', f.mode);
+  switch (match.by) {
+    case 'every':
+      break;
+    case 'id':
+      query = query.where('o.id', '=', match.value);
+      break;
+    case 'short_reference':
+      query = query.where('o.short_reference', '=', match.value);
+      break;
+    case 'payment_reference':
+      query = query.where('o.payment_reference', '=', match.value);
+      break;
+    case 'number':
+      query = query.where('o.beneficiary_msisdn', 'in', match.values);
+      break;
+    case 'recipient':
+      query = query.where('o.id', 'in', (eb) =>
+        eb.selectFrom('order_items as i').select('i.order_id').where('i.beneficiary_msisdn', 'in', match.values),
+      );
+      break;
+    case 'partner_name':
+      query = query.where('o.profile_id', 'in', (eb) => eb.selectFrom('profiles as p').select('p.id').where(profileNameLike('p', match.text)));
+      break;
+  }
+  if (f.profileId !== undefined) query = query.where('o.profile_id', '=', f.profileId);
+  if (f.state !== undefined) query = query.where('o.state', '=', f.state);
+  if (f.type !== undefined) query = query.where('o.order_type', '=', f.type);
+  if (f.from !== undefined) query = query.where('o.created_at', '>=', f.from);
+  if (f.to !== undefined) query = query.where('o.created_at', '<', f.to);
+  const seek = keysetSeek('o.created_at', 'o.id', page);
+  if (seek.where) query = query.where(seek.where);
+  return query.orderBy('o.created_at', seek.order).orderBy('o.id', seek.order).limit(page.limit + 1);
 }

@@ -11,7 +11,8 @@ import { postings } from '../wallet/postings.js';
 import type { EventRecorder } from '../events/service.js';
 import type { WalletRepository } from '../wallet/repository.js';
 import { parseListQuery } from './list-query.js';
-import type { OrderRepository, StaffOrderFilter } from './repository.js';
+import { mergeReads, readPage, type Page, type PageRequest } from '../../lib/staff-page.js';
+import type { OrderRepository, StaffOrderFilter, StaffOrderMatch } from './repository.js';
 import type { Order, OrderPage, OrderStatus, OrdersQuery } from './schemas.js';
 import { OrderViewCache, type RenderedOrder } from './view-cache.js';
 import { toOrderView, toStatusView } from './views.js';
@@ -181,15 +182,32 @@ export class OrderService {
   // ---- staff reads (console, CLI) ----
 
   /**
-   * Orders for staff, newest first: `text` matches an order id, a short reference or a recipient's
-   * number (any of its written forms); the other criteria narrow it.
+   * A page of orders for staff, newest first: `text` is an order id, a short reference, the
+   * partner's paymentReference, part of the partner's name, or a number (the order's or a bulk
+   * recipient's, in any of its written forms); the filter narrows it.
    */
-  async searchForStaff(filter: Omit<StaffOrderFilter, 'msisdns'>): Promise<OrderRow[]> {
-    const text = filter.text?.trim() || undefined;
-    const msisdn = text === undefined ? null : normaliseGhanaMsisdn(text);
-    // Orders keep the number as the partner wrote it once normalised to the local form; try both forms.
-    const msisdns = msisdn === null ? [] : [...new Set([msisdn, `0${msisdn.slice(3)}`, text ?? ''])];
-    return this.orders.searchForStaff({ ...filter, text, msisdns });
+  async searchForStaff(filter: StaffOrderFilter & { text?: string | undefined }, page: PageRequest): Promise<Page<OrderRow>> {
+    const { text: given, ...criteria } = filter;
+    const text = given?.trim() || undefined;
+    const matches: StaffOrderMatch[] = [];
+    if (text === undefined) matches.push({ by: 'every' });
+    else {
+      matches.push(
+        { by: 'id', value: text },
+        { by: 'short_reference', value: text.toUpperCase() },
+        { by: 'payment_reference', value: text },
+        { by: 'partner_name', text },
+      );
+      const msisdn = normaliseGhanaMsisdn(text);
+      if (msisdn !== null) {
+        // Orders keep the number as the partner wrote it once normalised; try each form it may have.
+        const values = [...new Set([msisdn, `0${msisdn.slice(3)}`, text])];
+        matches.push({ by: 'number', values }, { by: 'recipient', values });
+      }
+    }
+    return readPage(page, async (p) =>
+      mergeReads(await Promise.all(matches.map((match) => this.orders.searchForStaff(match, criteria, p))), p),
+    );
   }
 
   /** An order by id or short reference with its recipients (and their outbox rows) and ledger entries. */
@@ -201,8 +219,8 @@ export class OrderService {
   }
 
   /** Orders per minute and the failure rate over the last `windowMs` (the console's dashboard). */
-  async activity(windowMs: number): Promise<{ orders: number; failed: number; perMinute: number; failureRate: number }> {
-    const { orders, failed } = await this.orders.activitySince(this.clock() - windowMs);
+  async activity(windowMs: number, mode?: Mode): Promise<{ orders: number; failed: number; perMinute: number; failureRate: number }> {
+    const { orders, failed } = await this.orders.activitySince(this.clock() - windowMs, mode);
     return { orders, failed, perMinute: orders / (windowMs / 60_000), failureRate: orders === 0 ? 0 : failed / orders };
   }
 
