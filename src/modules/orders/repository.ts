@@ -1,4 +1,4 @@
-import { sql as rawSql, type Kysely } from 'kysely';
+import { sql as rawSql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import type { Database } from '../../db/connection.js';
 import type { DB, ItemStatus, LedgerKind, NewOrder, NewOrderItem, OrderRow, OrderState, OrderType, OrderUpdate } from '../../db/schema.js';
 import type { Bound, Statements } from '../../db/statements.js';
@@ -625,6 +625,12 @@ export class OrderRepository {
 
   // ---- staff reads (console, CLI) ----
 
+  /** The profiles whose name holds `text`, at most `limit` of them. */
+  async profilesNamed(text: string, limit: number): Promise<string[]> {
+    const rows = await this.database.read.selectFrom('profiles as p').select('p.id').where(profileNameLike('p', text)).limit(limit).execute();
+    return rows.map((r) => r.id);
+  }
+
   /** A page's read of the orders one way of matching finds (see staffOrdersQuery). */
   async searchForStaff(match: StaffOrderMatch, filter: StaffOrderFilter, page: PageRequest): Promise<OrderRow[]> {
     return staffOrdersQuery(this.database.read, match, filter, page).execute();
@@ -692,13 +698,33 @@ export interface StaffOrderFilter {
 export type StaffOrderMatch =
   | { by: 'every' }
   | { by: 'id' | 'short_reference' | 'payment_reference'; value: string }
-  /** The order's number, or a bulk order's recipient's, in each of the forms an order may carry. */
-  | { by: 'number' | 'recipient'; values: string[] }
-  /** Orders of the profiles whose name holds the text. */
+  /** The order's number, or a bulk order's recipient's, in one of the forms an order may carry (one read per form: each an index seek). */
+  | { by: 'number' | 'recipient'; value: string }
+  /** The orders of one profile (a partner found by name). */
+  | { by: 'profile'; id: string }
+  /** Orders of the profiles whose name holds the text: when too many profiles match to read each. */
   | { by: 'partner_name'; text: string };
 
 export function staffOrdersQuery(db: Kysely<DB>, match: StaffOrderMatch, f: StaffOrderFilter, page: PageRequest) {
-  let query = db.selectFrom('orders as o').selectAll('o').where('o.mode', '=', f.mode);
+  const seek = keysetSeek('o.created_at', 'o.id', page);
+  const narrowed = <Q extends { where(condition: Expression<SqlBool>): Q }>(query: Q) =>
+    [...staffOrderConditions(f), ...(seek.where ? [seek.where] : [])].reduce((q, condition) => q.where(condition), query);
+  if (match.by === 'recipient') {
+    // A CROSS JOIN: SQLite reads the recipients by number first (the index), then their orders by
+    // id, instead of walking every order of the mode looking for them (PostgreSQL plans it freely).
+    return narrowed(
+      db
+        .selectFrom('order_items as i')
+        .crossJoin('orders as o')
+        .selectAll('o')
+        .whereRef('o.id', '=', 'i.order_id')
+        .where('i.beneficiary_msisdn', '=', match.value),
+    )
+      .orderBy('o.created_at', seek.order)
+      .orderBy('o.id', seek.order)
+      .limit(page.limit + 1);
+  }
+  let query = db.selectFrom('orders as o').selectAll('o');
   switch (match.by) {
     case 'every':
       break;
@@ -712,23 +738,26 @@ export function staffOrdersQuery(db: Kysely<DB>, match: StaffOrderMatch, f: Staf
       query = query.where('o.payment_reference', '=', match.value);
       break;
     case 'number':
-      query = query.where('o.beneficiary_msisdn', 'in', match.values);
+      query = query.where('o.beneficiary_msisdn', '=', match.value);
       break;
-    case 'recipient':
-      query = query.where('o.id', 'in', (eb) =>
-        eb.selectFrom('order_items as i').select('i.order_id').where('i.beneficiary_msisdn', 'in', match.values),
-      );
+    case 'profile':
+      query = query.where('o.profile_id', '=', match.id);
       break;
     case 'partner_name':
       query = query.where('o.profile_id', 'in', (eb) => eb.selectFrom('profiles as p').select('p.id').where(profileNameLike('p', match.text)));
       break;
   }
-  if (f.profileId !== undefined) query = query.where('o.profile_id', '=', f.profileId);
-  if (f.state !== undefined) query = query.where('o.state', '=', f.state);
-  if (f.type !== undefined) query = query.where('o.order_type', '=', f.type);
-  if (f.from !== undefined) query = query.where('o.created_at', '>=', f.from);
-  if (f.to !== undefined) query = query.where('o.created_at', '<', f.to);
-  const seek = keysetSeek('o.created_at', 'o.id', page);
-  if (seek.where) query = query.where(seek.where);
-  return query.orderBy('o.created_at', seek.order).orderBy('o.id', seek.order).limit(page.limit + 1);
+  return narrowed(query).orderBy('o.created_at', seek.order).orderBy('o.id', seek.order).limit(page.limit + 1);
+}
+
+/** The shared criteria as conditions on the orders (alias `o`). */
+function staffOrderConditions(f: StaffOrderFilter): Expression<SqlBool>[] {
+  const column = (name: string) => rawSql.ref(`o.${name}`);
+  const conditions = [rawSql<SqlBool>`${column('mode')} = ${f.mode}`];
+  if (f.profileId !== undefined) conditions.push(rawSql<SqlBool>`${column('profile_id')} = ${f.profileId}`);
+  if (f.state !== undefined) conditions.push(rawSql<SqlBool>`${column('state')} = ${f.state}`);
+  if (f.type !== undefined) conditions.push(rawSql<SqlBool>`${column('order_type')} = ${f.type}`);
+  if (f.from !== undefined) conditions.push(rawSql<SqlBool>`${column('created_at')} >= ${f.from}`);
+  if (f.to !== undefined) conditions.push(rawSql<SqlBool>`${column('created_at')} < ${f.to}`);
+  return conditions;
 }

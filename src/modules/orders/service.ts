@@ -52,6 +52,9 @@ export interface Reversal {
 /** Views kept for the order lists: ~1 KB each (a bulk order of 20 recipients ~5 KB). */
 const ORDER_VIEW_CACHE_SIZE = 50_000;
 
+/** Up to this many partners found by name, each one's orders are read on their own (see searchForStaff). */
+const NAMED_PARTNERS_READ_APART = 20;
+
 export class OrderService {
   private readonly views = new OrderViewCache(ORDER_VIEW_CACHE_SIZE);
 
@@ -192,17 +195,16 @@ export class OrderService {
     const matches: StaffOrderMatch[] = [];
     if (text === undefined) matches.push({ by: 'every' });
     else {
-      matches.push(
-        { by: 'id', value: text },
-        { by: 'short_reference', value: text.toUpperCase() },
-        { by: 'payment_reference', value: text },
-        { by: 'partner_name', text },
-      );
+      matches.push({ by: 'id', value: text }, { by: 'short_reference', value: text.toUpperCase() }, { by: 'payment_reference', value: text });
+      // A partner's orders are read per partner (each from its own index); a text so vague that
+      // more partners match is read as one query instead.
+      const named = await this.orders.profilesNamed(text, NAMED_PARTNERS_READ_APART + 1);
+      if (named.length > NAMED_PARTNERS_READ_APART) matches.push({ by: 'partner_name', text });
+      else for (const id of named) matches.push({ by: 'profile', id });
       const msisdn = normaliseGhanaMsisdn(text);
       if (msisdn !== null) {
         // Orders keep the number as the partner wrote it once normalised; try each form it may have.
-        const values = [...new Set([msisdn, `0${msisdn.slice(3)}`, text])];
-        matches.push({ by: 'number', values }, { by: 'recipient', values });
+        for (const value of new Set([msisdn, `0${msisdn.slice(3)}`, text])) matches.push({ by: 'number', value }, { by: 'recipient', value });
       }
     }
     return readPage(page, async (p) =>
