@@ -70,7 +70,8 @@ describe(`finding things in the console, in a browser (${TEST_DIALECT})`, () => 
     await t.ctx.console.rejectTopUp({ staffId: null, name: 'someone-else', address: null }, topUps[2] ?? '', 'no such transfer');
     const before = await t.wallet('usr_super', 'live');
     await page.getByRole('button', { name: 'Approve selected' }).click();
-    await page.locator('#bulk-result').waitFor();
+    await page.locator('#bulk-result, p.error').first().waitFor();
+    if ((await page.locator('p.error').count()) > 0) assert.fail(`refused: ${(await page.locator('p.error').textContent()) ?? ''}`);
     assert.match((await page.locator(`#bulk-${topUps[0]}`).textContent()) ?? '', /approved: GHS 10\.00 credited to Ama Serwaa Mensah \(live\)/);
     assert.match((await page.locator(`#bulk-${topUps[1]}`).textContent()) ?? '', /approved: GHS 15\.00/);
     assert.match((await page.locator(`#bulk-${topUps[2]}`).textContent()) ?? '', /not approved: .*already rejected/);
