@@ -20,6 +20,7 @@ import * as operatorNetwork from './migrations/0016_operator_network.js';
 import * as partnerOperations from './migrations/0017_partner_operations.js';
 import * as staffTotp from './migrations/0018_staff_totp.js';
 import * as refunds from './migrations/0019_refunds.js';
+import * as staffSearchIndexes from './migrations/0020_staff_search_indexes.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: DialectName): Promise<void>;
@@ -46,6 +47,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0017_partner_operations': partnerOperations,
   '0018_staff_totp': staffTotp,
   '0019_refunds': refunds,
+  '0020_staff_search_indexes': staffSearchIndexes,
 };
 
 class StaticProvider implements MigrationProvider {

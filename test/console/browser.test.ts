@@ -163,7 +163,7 @@ describe(`the console in a browser (${TEST_DIALECT})`, () => {
         await screenshot(page, name);
         if (link === 'audit') assert.equal(await page.getByRole('cell', { name: 'order.reverse', exact: true }).count(), 1);
       }
-      await page.getByRole('link', { name: 'usr_super' }).first().click();
+      await page.getByRole('link', { name: 'Ama Serwaa Mensah' }).first().click();
       await page.getByRole('heading', { name: /^Partner / }).waitFor();
       await screenshot(page, 'console-partner');
 

@@ -104,6 +104,7 @@ describe('generated console route security tests (every route of test/support/co
     records = {
       topUpToApprove: await topUp('SEC-CONSOLE-1'),
       topUpToReject: await topUp('SEC-CONSOLE-2'),
+      topUpToBulkApprove: await topUp('SEC-CONSOLE-3'),
       momoTopUp: await momoTopUp(),
       completedOrder: completed.body.data.orderId,
       stuckOrder,

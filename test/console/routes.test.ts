@@ -494,9 +494,10 @@ describe('console routes', () => {
       const res = await viewer.get('/console/partners');
       assert.match(
         res.body,
-        /<td><a href="\/console\/partners\/usr_super">usr_super<\/a><\/td><td>Ama[^<]*<\/td><td>[^<]+<\/td><td>SuperAgent<\/td><td>Active<\/td><td>live GHS \d+\.\d{2}/,
+        /<td><a href="\/console\/partners\/usr_super">Ama Serwaa Mensah<\/a><\/td><td>usr_super<\/td><td>[^<]+<\/td><td>[^<]+<\/td><td>SuperAgent<\/td><td>Active<\/td><td>GHS \d+\.\d{2}<\/td><td>GHS \d+\.\d{2}<\/td>/,
       );
-      assert.match(res.body, /usr_suspended<\/a><\/td>.*<td>Suspended<\/td>/);
+      assert.match(res.body, /<td>usr_suspended<\/td>.*<td>Suspended<\/td>/);
+      assert.match(res.body, /<th>live available<\/th>/, 'the live wallets unless asked for test');
     });
 
     test('an admin creates a key (shown once, works at once) and revokes it; an operator cannot', async () => {
@@ -578,7 +579,7 @@ describe('console routes', () => {
       assert.equal(res.status, 200);
       assert.match(
         res.body,
-        /<td>operator@staff\.example<\/td><td>127\.0\.0\.1<\/td><td>topup\.approve<\/td><td>top_up tup_\w+<\/td><td>ok<\/td>/,
+        /<td>operator@staff\.example<\/td><td>127\.0\.0\.1<\/td><td>topup\.approve<\/td><td>top_up tup_\w+<\/td><td><a href="\/console\/partners\/usr_super" title="usr_super">Ama Serwaa Mensah<\/a><\/td><td>ok<\/td>/,
       );
       assert.doesNotMatch(res.body, /<td>ledger\.verify<\/td>/);
       await assert.rejects(t.database.db.deleteFrom('audit_log').execute(), /append-only/);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import SQLite from 'better-sqlite3';
 import { firstLeaseEndQuery, firstUnleasedQuery } from '../../src/modules/deliveries/outbox-repository.js';
-import { inFlightQuery, orderListQuery } from '../../src/modules/orders/repository.js';
+import { inFlightQuery, orderListQuery, staffOrdersQuery, type StaffOrderMatch } from '../../src/modules/orders/repository.js';
 import { createTestApp, TEST_DIALECT, type TestApp } from '../support/app.js';
 
 /** Queries on every purchase must use their index, whatever the table size. */
@@ -44,6 +44,27 @@ describe('query plans of the purchase path (SQLite)', { skip: TEST_DIALECT !== '
       );
       assert.match(details, /USING COVERING INDEX orders_owner_recent \(profile_id=\? AND mode=\?\)/, details);
       assert.doesNotMatch(details, /TEMP B-TREE/, details);
+    }
+  });
+
+  test("the console's order list reads each way of searching from its index, seeking the cursor, never the whole table", () => {
+    const page = { cursor: { createdAt: 1_700_000_000_000, id: 'ord_x' }, direction: 'older' as const, limit: 50 };
+    const plan = (match: StaffOrderMatch) => planOf(staffOrdersQuery(t.database.read, match, { mode: 'live' }, page).compile());
+    const every = plan({ by: 'every' });
+    assert.match(every, /SEARCH o USING INDEX orders_mode_recent \(mode=\? AND \(created_at,id\)<\(\?,\?\)\)/, every);
+    assert.doesNotMatch(every, /TEMP B-TREE/, every);
+    const expected: [StaffOrderMatch, RegExp][] = [
+      [{ by: 'payment_reference', value: 'INV-1' }, /USING INDEX orders_payment_reference_search \(payment_reference=\? AND mode=\? AND \(created_at,id\)<\(\?,\?\)\)/],
+      [{ by: 'number', value: '233244123456' }, /USING INDEX orders_beneficiary \(beneficiary_msisdn=\? AND mode=\? AND \(created_at,id\)<\(\?,\?\)\)/],
+      [{ by: 'recipient', value: '233244123456' }, /^SEARCH i USING COVERING INDEX order_items_beneficiary \(beneficiary_msisdn=\?\); SEARCH o USING INDEX sqlite_autoindex_orders_\d \(id=\?\)/],
+      [{ by: 'profile', id: 'usr_x' }, /USING (COVERING )?INDEX orders_owner_recent \(profile_id=\? AND mode=\? AND \(created_at,id\)<\(\?,\?\)\)/],
+      [{ by: 'short_reference', value: 'ABC123' }, /USING INDEX sqlite_autoindex_orders_\d+ \(short_reference=\?\)/],
+    ];
+    for (const [match, index] of expected) {
+      const details = plan(match);
+      assert.match(details, index, `${match.by}: ${details}`);
+      if (match.by !== 'recipient') assert.doesNotMatch(details, /TEMP B-TREE/, `${match.by}: ${details}`);
+      assert.doesNotMatch(details, /SCAN o\b/, `${match.by}: ${details}`);
     }
   });
 

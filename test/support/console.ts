@@ -141,6 +141,8 @@ export interface ConsoleRecords {
   /** Two pending live top-ups of usr_super. */
   topUpToApprove: string;
   topUpToReject: string;
+  /** A pending live top-up of usr_super for the bulk approval. */
+  topUpToBulkApprove: string;
   /** A Mobile Money top-up of usr_super in test mode (the built-in sandbox). */
   momoTopUp: string;
   /** A completed live data order of usr_super. */
@@ -275,6 +277,7 @@ export const CONSOLE_ROUTES: ConsoleRouteCase[] = [
     params: (r) => ({ id: r.topUpToApprove }),
     form: () => ({}),
   },
+  { method: 'POST', url: '/console/top-ups/approve', role: 'operator', form: (r) => ({ ids: r.topUpToBulkApprove }) },
   {
     method: 'POST',
     url: '/console/top-ups/:id/reject',

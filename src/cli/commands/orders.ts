@@ -1,6 +1,9 @@
 import type { Command } from 'commander';
 import type { AppContext } from '../../context.js';
+import { ORDER_STATES } from '../../db/schema.js';
 import { DomainError } from '../../domain/errors.js';
+import { pageRequest } from '../../lib/staff-page.js';
+import { toOrderView } from '../../modules/orders/views.js';
 import { formatGhs as ghs } from '../../lib/money.js';
 import { normaliseGhanaMsisdn } from '../../lib/phone.js';
 import { formatDuration as duration, parseDuration, printJson } from '../duration.js';
@@ -11,6 +14,7 @@ import { CliError, withRuntime } from '../runtime.js';
 
 /** What names an order on the command line (docs/cli.md, "Naming an order"). */
 const ORDER_ARGUMENT = 'order id, short reference, paymentReference or recipient number (any form)';
+const withoutRecipients = (order: object) => Object.fromEntries(Object.entries(order).filter(([key]) => key !== 'bulkRecipients'));
 
 export function register(program: Command): void {
   const orders = program.command('orders').description('inspect and correct data orders (staff)');
@@ -59,6 +63,54 @@ export function register(program: Command): void {
       );
       // The summary was printed once above: exit 2 (for alerting) without repeating it.
       if (found > 0) throw new CliError('', 2);
+    });
+
+  orders
+    .command('search')
+    .option('--q <text>', 'an order id, a short reference, a paymentReference, part of a partner name, or a number in any form')
+    .option('--mode <mode>', 'live or test', 'live')
+    .option('--state <state>', `one of ${ORDER_STATES.join(', ')}`)
+    .option('--profile <profileId>', "only this partner's orders")
+    .option('--limit <n>', 'orders per page, newest first (1 to 500)', '50')
+    .option('--cursor <cursor>', 'the next page: the continueCursor (or the "older" line) of the page before')
+    .option('--json', "print the page as JSON: the API's order shape (GHS) with the partner, mode and paymentReference")
+    .description('find orders, newest first, a page at a time (the console\'s order search)')
+    .action(async (opts: { q?: string; mode: string; state?: string; profile?: string; limit: string; cursor?: string; json?: boolean }) => {
+      if (opts.mode !== 'live' && opts.mode !== 'test') throw new CliError('--mode must be live or test');
+      const mode = opts.mode;
+      const state = opts.state === undefined ? undefined : ORDER_STATES.find((s) => s === opts.state);
+      if (opts.state !== undefined && state === undefined) throw new CliError(`--state must be one of ${ORDER_STATES.join(', ')}`);
+      if (!/^\d+$/.test(opts.limit) || Number(opts.limit) < 1 || Number(opts.limit) > 500) throw new CliError('--limit must be an integer from 1 to 500');
+      const page = pageRequest({ older: opts.cursor }, Number(opts.limit));
+      if (!page) throw new CliError('--cursor is not a cursor this command printed');
+      await withRuntime(
+        async ({ ctx }) => {
+          const found = await ctx.console.searchOrders({ mode, text: opts.q, state, profileId: opts.profile }, page);
+          if (opts.json) {
+            return printJson({
+              // A list reads no recipients: a bulk order's are in `orders show --json`.
+              orders: found.rows.map((o) => ({
+                ...withoutRecipients(toOrderView(o, [])),
+                profileId: o.profile_id,
+                partnerName: found.names.get(o.profile_id) ?? null,
+                mode: o.mode,
+                paymentReference: o.payment_reference,
+              })),
+              isDone: found.older === null,
+              continueCursor: found.older ?? '',
+            });
+          }
+          if (found.rows.length === 0) console.log('no order matches');
+          for (const o of found.rows) {
+            console.log(
+              `${o.id} ${o.short_reference}  ${new Date(Number(o.created_at)).toISOString()}  ${o.mode}  ${o.state}  ${o.order_type}${o.is_bulk ? ' (bulk)' : ''}  ` +
+                `${ghs(Number(o.amount))}  ${o.beneficiary_msisdn}  ${found.names.get(o.profile_id) ?? o.profile_id} (${o.profile_id})${o.payment_reference ? `  ref ${o.payment_reference}` : ''}`,
+            );
+          }
+          if (found.older) console.log(`older: --cursor ${found.older}`);
+        },
+        { logLevel: 'warn' },
+      );
     });
 
   orders

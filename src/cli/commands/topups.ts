@@ -69,13 +69,30 @@ export function register(program: Command): void {
 
   topups
     .command('approve')
-    .argument('<id>', 'top-up id')
-    .description('approve a pending top-up: credits the wallet once (recorded as cli:<your user> in the audit trail)')
-    .action(async (id: string) => {
+    .argument('<id...>', 'one or more top-up ids')
+    .description(
+      'approve pending top-ups: each credits its wallet once, in its own unit of work (recorded as cli:<your user> in the audit trail); ' +
+        'one already decided or refused is reported and the others go on; exits 1 when any was not approved',
+    )
+    .action(async (ids: string[]) => {
       await withRuntime(
         async ({ ctx }) => {
-          const row = await decide(() => ctx.console.approveTopUp(cliActor(), id));
-          console.log(`approved ${row.id}: credited ${formatGhs(row.amount)} to ${row.profile_id} (${row.mode})`);
+          if (ids.length === 1) {
+            const row = await decide(() => ctx.console.approveTopUp(cliActor(), ids[0] ?? ''));
+            console.log(`approved ${row.id}: credited ${formatGhs(row.amount)} to ${row.profile_id} (${row.mode})`);
+            return;
+          }
+          const outcomes = await ctx.console.approveTopUps(cliActor(), ids);
+          for (const o of outcomes) {
+            console.log(
+              o.approved
+                ? `approved ${o.id}: credited ${formatGhs(o.amount ?? 0)} to ${o.profileId ?? '?'} (${o.mode ?? '?'})`
+                : `NOT approved ${o.id}: ${o.why ?? ''}`,
+            );
+          }
+          const refused = outcomes.filter((o) => !o.approved).length;
+          console.log(`${outcomes.length - refused} approved, ${refused} not approved`);
+          if (refused > 0) process.exitCode = 1;
         },
         { logLevel: 'warn' },
       );

@@ -1,5 +1,6 @@
 import type { Database } from '../../db/connection.js';
-import type { StaffRole, TopUpRow, TopUpStatus } from '../../db/schema.js';
+import type { StaffRole } from '../../db/schema.js';
+import type { PageRequest } from '../../lib/staff-page.js';
 import { DomainError } from '../../domain/errors.js';
 import type { Mode } from '../../domain/types.js';
 import type { Route } from '../../providers/types.js';
@@ -55,6 +56,18 @@ export interface ConsoleServices {
   margins: MarginService;
 }
 
+/** What became of one top-up of a bulk approval. */
+export interface BulkApproval {
+  id: string;
+  approved: boolean;
+  /** Pesewas credited; null when refused. */
+  amount: number | null;
+  profileId: string | null;
+  mode: Mode | null;
+  /** Why it was refused; null when approved. */
+  why: string | null;
+}
+
 /** A refusal the console shows as a message (the action was not done). */
 export function isRefusal(error: unknown): error is DomainError | InventoryImportError {
   return error instanceof DomainError || error instanceof InventoryImportError;
@@ -73,18 +86,24 @@ export class ConsoleOperations {
 
   // ---- reads ----
 
-  async dashboard() {
-    const [attention, floats, unresolved, activity, stuck, pending, stock, lastVerify] = await Promise.all([
+  /** The dashboard's figures of one mode (live and test are never summed together). */
+  async dashboard(mode: Mode) {
+    const [attention, floats, unresolved, activity, stuck, pendingTopUps, stock, lastVerify] = await Promise.all([
       this.s.deliveries.needingAttention(),
       this.s.floats.lines(),
       this.s.reconciliation.unresolvedCounts(),
-      this.s.orders.activity(HOUR),
+      this.s.orders.activity(HOUR, mode),
       this.s.orders.stuck(this.s.orderStuckAfterMs),
-      this.s.topUps.listForStaff({ status: 'pending', limit: 1000 }),
+      this.s.topUps.countPending(mode),
       this.s.resultChecker.stockReport(),
       this.lastVerify(),
     ]);
-    return { attention, floats, unresolved, activity, stuck, stuckAfterMs: this.s.orderStuckAfterMs, pending, stock, lastVerify };
+    const ofMode = {
+      attention: attention.filter((a) => a.mode === mode),
+      stuck: stuck.filter((s) => s.mode === mode),
+    };
+    const names = await this.partnerNames([...ofMode.attention.map((a) => a.profile_id), ...ofMode.stuck.map((s) => s.profileId)]);
+    return { mode, ...ofMode, names, floats, unresolved, activity, stuckAfterMs: this.s.orderStuckAfterMs, pendingTopUps, stock, lastVerify };
   }
 
   async lastVerify(): Promise<AuditEntry | null> {
@@ -92,15 +111,10 @@ export class ConsoleOperations {
     return last ?? null;
   }
 
-  /** Pending requests first (oldest first: the queue), then the latest decisions. */
-  async topUps(status?: TopUpStatus): Promise<{ pending: TopUpRow[]; decided: TopUpRow[] }> {
-    const pending =
-      status === undefined || status === 'pending' ? await this.s.topUps.listForStaff({ status: 'pending', limit: 500 }) : [];
-    const decided =
-      status === 'pending'
-        ? []
-        : (await this.s.topUps.listForStaff({ status, limit: 200 })).filter((t) => t.status !== 'pending');
-    return { pending: [...pending].sort((a, b) => Number(a.created_at) - Number(b.created_at)), decided };
+  /** A page of top-ups, newest first, with their partners' names. */
+  async topUps(filter: Parameters<TopUpService['searchForStaff']>[0], page: PageRequest) {
+    const found = await this.s.topUps.searchForStaff(filter, page);
+    return { ...found, names: await this.partnerNames(found.rows.map((t) => t.profile_id)) };
   }
 
   /** A top-up with its gateway history (Mobile Money). */
@@ -108,8 +122,15 @@ export class ConsoleOperations {
     return this.s.momo.history(id);
   }
 
-  searchOrders(filter: Parameters<OrderService['searchForStaff']>[0]) {
-    return this.s.orders.searchForStaff(filter);
+  /** A page of orders, newest first, with their partners' names. */
+  async searchOrders(filter: Parameters<OrderService['searchForStaff']>[0], page: PageRequest) {
+    const found = await this.s.orders.searchForStaff(filter, page);
+    return { ...found, names: await this.partnerNames(found.rows.map((o) => o.profile_id)) };
+  }
+
+  /** Partners' names by profile id, for the pages that show a partner. */
+  partnerNames(profileIds: readonly string[]): Promise<Map<string, string>> {
+    return this.s.profiles.namesOf(profileIds);
   }
 
   /**
@@ -126,7 +147,8 @@ export class ConsoleOperations {
 
   async order(idOrReference: string) {
     const detail = await this.s.orders.detailForStaff(idOrReference);
-    return { ...detail, attempts: await this.s.deliveries.attemptsOf(detail.order.id) };
+    const [attempts, names] = await Promise.all([this.s.deliveries.attemptsOf(detail.order.id), this.partnerNames([detail.order.profile_id])]);
+    return { ...detail, attempts, names };
   }
 
   stock() {
@@ -138,8 +160,9 @@ export class ConsoleOperations {
     return this.s.resultChecker.voided();
   }
 
-  partners() {
-    return this.s.profiles.listForStaff();
+  /** A page of partners, newest first. */
+  partners(filter: Parameters<ProfileService['searchForStaff']>[0], page: PageRequest) {
+    return this.s.profiles.searchForStaff(filter, page);
   }
 
   async partner(profileId: string) {
@@ -171,7 +194,7 @@ export class ConsoleOperations {
     return this.s.statements.statement(query);
   }
 
-  adjustments(filter: { status?: AdjustmentStatus | undefined; profileId?: string | undefined; limit?: number }) {
+  adjustments(filter: { status?: AdjustmentStatus | undefined; profileId?: string | undefined; mode?: Mode | undefined; limit?: number }) {
     return this.s.adjustments.list(filter);
   }
 
@@ -204,6 +227,25 @@ export class ConsoleOperations {
 
   approveTopUp(actor: Actor, id: string) {
     return this.refusalRecorded(actor, 'topup.approve', { type: 'top_up', id }, {}, () => this.s.topUps.approve(actor, id));
+  }
+
+  /**
+   * Several top-ups approved in one action, each exactly as one approval (its own unit of work,
+   * posting, ledger entry, event and audit row); one refused (decided by someone else meanwhile, a
+   * Mobile Money top-up, unknown) is reported with why and the others go on.
+   */
+  async approveTopUps(actor: Actor, ids: readonly string[]): Promise<BulkApproval[]> {
+    const outcomes: BulkApproval[] = [];
+    for (const id of new Set(ids)) {
+      try {
+        const row = await this.approveTopUp(actor, id);
+        outcomes.push({ id, approved: true, amount: Number(row.amount), profileId: row.profile_id, mode: row.mode, why: null });
+      } catch (error) {
+        if (!isRefusal(error)) throw error;
+        outcomes.push({ id, approved: false, amount: null, profileId: null, mode: null, why: error.message });
+      }
+    }
+    return outcomes;
   }
 
   rejectTopUp(actor: Actor, id: string, reason: string) {

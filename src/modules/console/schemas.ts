@@ -94,10 +94,21 @@ export type UploadBody = Static<typeof UploadBody>;
 
 const DateText = Type.String({ maxLength: 10, pattern: '^(\\d{4}-\\d{2}-\\d{2})?$' });
 
+const ModeChoice = Type.Union([Type.Literal('live'), Type.Literal('test')]);
+
+/** A list's mode switch (default live) and its paging links (at most one cursor is used). */
+const Listing = {
+  mode: Type.Optional(ModeChoice),
+  older: Type.Optional(Type.String({ maxLength: 512 })),
+  newer: Type.Optional(Type.String({ maxLength: 512 })),
+};
+
 export const OrderSearchQuery = Type.Object({
+  ...Listing,
   q: Type.Optional(Type.String({ maxLength: 64 })),
   profileId: Type.Optional(Type.String({ maxLength: 128 })),
   state: Type.Optional(Type.Union(['', 'pending', 'processing', 'completed', 'failed', 'reversed'].map((s) => Type.Literal(s)))),
+  type: Type.Optional(Type.Union([Type.Literal(''), Type.Literal('data'), Type.Literal('result_checker')])),
   from: Type.Optional(DateText),
   to: Type.Optional(DateText),
 });
@@ -105,6 +116,32 @@ export type OrderSearchQuery = Static<typeof OrderSearchQuery>;
 
 export const NoticeQuery = Type.Object({ notice: Type.Optional(Type.String({ maxLength: 40 })) });
 export type NoticeQuery = Static<typeof NoticeQuery>;
+
+/** A page with a mode switch only (the dashboard, adjustments). */
+export const ModeQuery = Type.Object({ notice: Type.Optional(Type.String({ maxLength: 40 })), mode: Type.Optional(ModeChoice) });
+
+export const TopUpSearchQuery = Type.Object({
+  ...Listing,
+  notice: Type.Optional(Type.String({ maxLength: 40 })),
+  q: Type.Optional(Type.String({ maxLength: 128 })),
+  status: Type.Optional(Type.Union([Type.Literal(''), Type.Literal('pending'), Type.Literal('approved'), Type.Literal('rejected')])),
+  method: Type.Optional(Type.Union([Type.Literal(''), Type.Literal('momo'), Type.Literal('bank')])),
+});
+export type TopUpSearchQuery = Static<typeof TopUpSearchQuery>;
+
+export const PartnerSearchQuery = Type.Object({
+  ...Listing,
+  q: Type.Optional(Type.String({ maxLength: 254 })),
+  status: Type.Optional(Type.Union([Type.Literal(''), Type.Literal('Active'), Type.Literal('Suspended')])),
+});
+export type PartnerSearchQuery = Static<typeof PartnerSearchQuery>;
+
+/** Pending top-ups approved together: one id, or several (the form's checkboxes). */
+export const BulkApproveBody = Type.Object({
+  ...Csrf,
+  ids: Type.Optional(Type.Union([Id, Type.Array(Id, { maxItems: 200 })])),
+});
+export type BulkApproveBody = Static<typeof BulkApproveBody>;
 
 /** The margin report's period (ISO 8601 times) and grouping; defaults: the last 30 days by day. */
 export const MarginsQuery = Type.Object({

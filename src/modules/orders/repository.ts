@@ -1,4 +1,4 @@
-import { sql as rawSql, type Kysely } from 'kysely';
+import { sql as rawSql, type Expression, type Kysely, type SqlBool } from 'kysely';
 import type { Database } from '../../db/connection.js';
 import type { DB, ItemStatus, LedgerKind, NewOrder, NewOrderItem, OrderRow, OrderState, OrderType, OrderUpdate } from '../../db/schema.js';
 import type { Bound, Statements } from '../../db/statements.js';
@@ -6,6 +6,9 @@ import type { Tx } from '../../db/unit-of-work.js';
 import type { Owner } from '../../domain/caller.js';
 import type { Mode } from '../../domain/types.js';
 import { countItems, type ItemCounts } from './order-state.js';
+import { keysetSeek } from '../../db/keyset.js';
+import type { PageRequest } from '../../lib/staff-page.js';
+import { profileNameLike } from '../profiles/repository.js';
 
 /**
  * "Open" (pending or processing) written as SQL literals, never parameters: only then can the
@@ -668,36 +671,15 @@ export class OrderRepository {
 
   // ---- staff reads (console, CLI) ----
 
-  /** Orders matching every given criterion, newest first. `text` is an order id, a short reference or a number. */
-  async searchForStaff(f: StaffOrderFilter): Promise<OrderRow[]> {
-    let query = this.database.read.selectFrom('orders as o').selectAll('o');
-    if (f.text !== undefined) {
-      const text = f.text;
-      const msisdns = f.msisdns ?? [];
-      query = query.where((eb) =>
-        eb.or([
-          eb('o.id', '=', text),
-          eb('o.short_reference', '=', text.toUpperCase()),
-          ...(msisdns.length === 0
-            ? []
-            : [
-                eb('o.beneficiary_msisdn', 'in', msisdns),
-                eb.exists(
-                  eb
-                    .selectFrom('order_items as i')
-                    .select('i.id')
-                    .whereRef('i.order_id', '=', 'o.id')
-                    .where('i.beneficiary_msisdn', 'in', msisdns),
-                ),
-              ]),
-        ]),
-      );
-    }
-    if (f.profileId !== undefined) query = query.where('o.profile_id', '=', f.profileId);
-    if (f.state !== undefined) query = query.where('o.state', '=', f.state);
-    if (f.from !== undefined) query = query.where('o.created_at', '>=', f.from);
-    if (f.to !== undefined) query = query.where('o.created_at', '<', f.to);
-    return query.orderBy('o.created_at', 'desc').orderBy('o.id', 'desc').limit(f.limit).execute();
+  /** The profiles whose name holds `text`, at most `limit` of them. */
+  async profilesNamed(text: string, limit: number): Promise<string[]> {
+    const rows = await this.database.read.selectFrom('profiles as p').select('p.id').where(profileNameLike('p', text)).limit(limit).execute();
+    return rows.map((r) => r.id);
+  }
+
+  /** A page's read of the orders one way of matching finds (see staffOrdersQuery). */
+  async searchForStaff(match: StaffOrderMatch, filter: StaffOrderFilter, page: PageRequest): Promise<OrderRow[]> {
+    return staffOrdersQuery(this.database.read, match, filter, page).execute();
   }
 
   /** An order by its id or its short reference. */
@@ -771,29 +753,101 @@ export class OrderRepository {
     return this.database.read.selectFrom('ledger_entries').selectAll().where('order_id', '=', orderId).orderBy('id').execute();
   }
 
-  /** Orders created since `since` and how many of them failed (the console's dashboard). */
-  async activitySince(since: number): Promise<{ orders: number; failed: number }> {
-    const row = await this.database.read
+  /** Orders created since `since` (of one mode, if given) and how many of them failed (the console's dashboard). */
+  async activitySince(since: number, mode?: Mode): Promise<{ orders: number; failed: number }> {
+    let query = this.database.read
       .selectFrom('orders')
       .select((eb) => [
         eb.fn.countAll<string | number>().as('orders'),
         eb.fn.sum<string | number | null>(eb.case().when('state', '=', 'failed').then(1).else(0).end()).as('failed'),
       ])
-      .where('created_at', '>=', since)
-      .executeTakeFirstOrThrow();
+      .where('created_at', '>=', since);
+    if (mode !== undefined) query = query.where('mode', '=', mode);
+    const row = await query.executeTakeFirstOrThrow();
     return { orders: Number(row.orders), failed: Number(row.failed ?? 0) };
   }
 }
 
 export type StaffOrderCandidateRow = OrderRow & { partner_first_name: string | null; partner_last_name: string | null };
 
+/** The criteria of the console's order list that every way of matching shares. */
 export interface StaffOrderFilter {
-  text?: string | undefined;
-  /** The text as normalised mobile numbers (the forms an order may carry). */
-  msisdns?: string[] | undefined;
+  mode: Mode;
   profileId?: string | undefined;
   state?: OrderState | undefined;
+  type?: OrderType | undefined;
   from?: number | undefined;
   to?: number | undefined;
-  limit: number;
+}
+
+/**
+ * One way a staff search finds orders; a search by text reads each way on its own (each by its
+ * index) and merges the reads (src/lib/staff-page.ts, mergeReads): one query with OR between them
+ * would read every order of the mode instead.
+ */
+export type StaffOrderMatch =
+  | { by: 'every' }
+  | { by: 'id' | 'short_reference' | 'payment_reference'; value: string }
+  /** The order's number, or a bulk order's recipient's, in one of the forms an order may carry (one read per form: each an index seek). */
+  | { by: 'number' | 'recipient'; value: string }
+  /** The orders of one profile (a partner found by name). */
+  | { by: 'profile'; id: string }
+  /** Orders of the profiles whose name holds the text: when too many profiles match to read each. */
+  | { by: 'partner_name'; text: string };
+
+export function staffOrdersQuery(db: Kysely<DB>, match: StaffOrderMatch, f: StaffOrderFilter, page: PageRequest) {
+  const seek = keysetSeek('o.created_at', 'o.id', page);
+  const narrowed = <Q extends { where(condition: Expression<SqlBool>): Q }>(query: Q) =>
+    [...staffOrderConditions(f), ...(seek.where ? [seek.where] : [])].reduce((q, condition) => q.where(condition), query);
+  if (match.by === 'recipient') {
+    // A CROSS JOIN: SQLite reads the recipients by number first (the index), then their orders by
+    // id, instead of walking every order of the mode looking for them (PostgreSQL plans it freely).
+    return narrowed(
+      db
+        .selectFrom('order_items as i')
+        .crossJoin('orders as o')
+        .selectAll('o')
+        .whereRef('o.id', '=', 'i.order_id')
+        .where('i.beneficiary_msisdn', '=', match.value),
+    )
+      .orderBy('o.created_at', seek.order)
+      .orderBy('o.id', seek.order)
+      .limit(page.limit + 1);
+  }
+  let query = db.selectFrom('orders as o').selectAll('o');
+  switch (match.by) {
+    case 'every':
+      break;
+    case 'id':
+      query = query.where('o.id', '=', match.value);
+      break;
+    case 'short_reference':
+      query = query.where('o.short_reference', '=', match.value);
+      break;
+    case 'payment_reference':
+      query = query.where('o.payment_reference', '=', match.value);
+      break;
+    case 'number':
+      query = query.where('o.beneficiary_msisdn', '=', match.value);
+      break;
+    case 'profile':
+      query = query.where('o.profile_id', '=', match.id);
+      break;
+    case 'partner_name':
+      query = query.where('o.profile_id', 'in', (eb) => eb.selectFrom('profiles as p').select('p.id').where(profileNameLike('p', match.text)));
+      break;
+  }
+  return narrowed(query).orderBy('o.created_at', seek.order).orderBy('o.id', seek.order).limit(page.limit + 1);
+}
+
+/** The shared criteria as conditions on the orders (alias `o`). */
+function staffOrderConditions(f: StaffOrderFilter): Expression<SqlBool>[] {
+  const column = (name: string) => rawSql.ref(`o.${name}`);
+  const conditions = [rawSql<SqlBool>`${column('mode')} = ${f.mode}`];
+  if (f.profileId !== undefined) conditions.push(rawSql<SqlBool>`${column('profile_id')} = ${f.profileId}`);
+  if (f.state !== undefined) conditions.push(rawSql<SqlBool>`${column('state')} = ${f.state}`);
+  if (f.type !== undefined) conditions.push(rawSql<SqlBool>`${column('order_type')} = ${f.type}`);
+  if (f.from !== undefined) conditions.push(rawSql<SqlBool>`${column('created_at')} >= ${f.from}`);
+  if (f.to !== undefined) conditions.push(rawSql<SqlBool>`${column('created_at')} < ${f.to}`);
+  return conditions;
 }

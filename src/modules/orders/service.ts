@@ -11,7 +11,8 @@ import { postings } from '../wallet/postings.js';
 import type { EventRecorder } from '../events/service.js';
 import type { WalletRepository } from '../wallet/repository.js';
 import { parseListQuery } from './list-query.js';
-import type { OrderRepository, StaffOrderCandidateRow, StaffOrderFilter } from './repository.js';
+import { mergeReads, readPage, type Page, type PageRequest } from '../../lib/staff-page.js';
+import type { OrderRepository, StaffOrderCandidateRow, StaffOrderFilter, StaffOrderMatch } from './repository.js';
 import type { Order, OrderPage, OrderStatus, OrdersQuery } from './schemas.js';
 import { OrderViewCache, type RenderedOrder } from './view-cache.js';
 import { toOrderView, toRecipientView, toStatusView } from './views.js';
@@ -109,6 +110,9 @@ function msisdnForms(msisdn: string, typed: string): string[] {
 
 /** Views kept for the order lists: ~1 KB each (a bulk order of 20 recipients ~5 KB). */
 const ORDER_VIEW_CACHE_SIZE = 50_000;
+
+/** Up to this many partners found by name, each one's orders are read on their own (see searchForStaff). */
+const NAMED_PARTNERS_READ_APART = 20;
 
 export class OrderService {
   private readonly views = new OrderViewCache(ORDER_VIEW_CACHE_SIZE);
@@ -327,14 +331,31 @@ export class OrderService {
   // ---- staff reads (console, CLI) ----
 
   /**
-   * Orders for staff, newest first: `text` matches an order id, a short reference or a recipient's
-   * number (any of its written forms); the other criteria narrow it.
+   * A page of orders for staff, newest first: `text` is an order id, a short reference, the
+   * partner's paymentReference, part of the partner's name, or a number (the order's or a bulk
+   * recipient's, in any of its written forms); the filter narrows it.
    */
-  async searchForStaff(filter: Omit<StaffOrderFilter, 'msisdns'>): Promise<OrderRow[]> {
-    const text = filter.text?.trim() || undefined;
-    const msisdn = text === undefined ? null : normaliseGhanaMsisdn(text);
-    const msisdns = msisdn === null || text === undefined ? [] : msisdnForms(msisdn, text);
-    return this.orders.searchForStaff({ ...filter, text, msisdns });
+  async searchForStaff(filter: StaffOrderFilter & { text?: string | undefined }, page: PageRequest): Promise<Page<OrderRow>> {
+    const { text: given, ...criteria } = filter;
+    const text = given?.trim() || undefined;
+    const matches: StaffOrderMatch[] = [];
+    if (text === undefined) matches.push({ by: 'every' });
+    else {
+      matches.push({ by: 'id', value: text }, { by: 'short_reference', value: text.toUpperCase() }, { by: 'payment_reference', value: text });
+      // A partner's orders are read per partner (each from its own index); a text so vague that
+      // more partners match is read as one query instead.
+      const named = await this.orders.profilesNamed(text, NAMED_PARTNERS_READ_APART + 1);
+      if (named.length > NAMED_PARTNERS_READ_APART) matches.push({ by: 'partner_name', text });
+      else for (const id of named) matches.push({ by: 'profile', id });
+      const msisdn = normaliseGhanaMsisdn(text);
+      if (msisdn !== null) {
+        // Orders keep the number as the partner wrote it once normalised; try each form it may have.
+        for (const value of msisdnForms(msisdn, text)) matches.push({ by: 'number', value }, { by: 'recipient', value });
+      }
+    }
+    return readPage(page, async (p) =>
+      mergeReads(await Promise.all(matches.map((match) => this.orders.searchForStaff(match, criteria, p))), p),
+    );
   }
 
   /** An order by id or short reference with its recipients (and their outbox rows) and ledger entries. */
@@ -383,8 +404,8 @@ export class OrderService {
   }
 
   /** Orders per minute and the failure rate over the last `windowMs` (the console's dashboard). */
-  async activity(windowMs: number): Promise<{ orders: number; failed: number; perMinute: number; failureRate: number }> {
-    const { orders, failed } = await this.orders.activitySince(this.clock() - windowMs);
+  async activity(windowMs: number, mode?: Mode): Promise<{ orders: number; failed: number; perMinute: number; failureRate: number }> {
+    const { orders, failed } = await this.orders.activitySince(this.clock() - windowMs, mode);
     return { orders, failed, perMinute: orders / (windowMs / 60_000), failureRate: orders === 0 ? 0 : failed / orders };
   }
 

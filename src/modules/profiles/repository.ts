@@ -1,4 +1,6 @@
-import type { Kysely } from 'kysely';
+import { sql, type Expression, type Kysely, type SqlBool } from 'kysely';
+import { keysetSeek } from '../../db/keyset.js';
+import type { PageRequest } from '../../lib/staff-page.js';
 import type { Database } from '../../db/connection.js';
 import type { DB } from '../../db/schema.js';
 import type { Statements } from '../../db/statements.js';
@@ -71,6 +73,29 @@ export interface NewApiKey {
 
 /** The statuses staff set; imported profiles may carry others, which the API treats as suspended. */
 export type ProfileStatus = 'Active' | 'Suspended';
+
+/** `text` as a LIKE pattern matching it anywhere, case-insensitive (its wildcards taken literally). */
+export const containing = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/**
+ * A profile (table alias `alias`) whose name holds `text`, case-insensitive: first and last name,
+ * with or without the middle name, so "ama mensah" finds Ama Serwaa Mensah too.
+ */
+export function profileNameLike(alias: 'p', text: string): Expression<SqlBool> {
+  const pattern = containing(text);
+  const first = sql.ref(`${alias}.first_name`);
+  const middle = sql.ref(`${alias}.middle_name`);
+  const last = sql.ref(`${alias}.last_name`);
+  return sql<SqlBool>`(lower(${first} || ' ' || ${last}) like ${pattern} escape '\\' or lower(${first} || ' ' || ${middle} || ' ' || ${last}) like ${pattern} escape '\\')`;
+}
+
+/** The console's partner list: a text (name, e-mail or phone in the forms given) and a status. */
+export interface StaffProfileFilter {
+  text?: string | undefined;
+  /** The text as a phone number in the forms a profile may carry (empty: it is not a number). */
+  phones: string[];
+  status?: ProfileStatus | undefined;
+}
 
 export class ProfileRepository {
   private readonly q: ReturnType<typeof profileStatements>;
@@ -240,6 +265,50 @@ export class ProfileRepository {
   }
 
   /** Every profile with its wallets (staff lists: the console, `cli profiles list`). */
+  /** A page of profiles for staff, newest first (see src/lib/staff-page.ts). */
+  async searchForStaff(f: StaffProfileFilter, page: PageRequest) {
+    let query = this.database.read
+      .selectFrom('profiles as p')
+      .select(['p.id', 'p.first_name', 'p.middle_name', 'p.last_name', 'p.email', 'p.phone_number', 'p.role', 'p.status', 'p.created_at']);
+    const text = f.text;
+    if (text !== undefined) {
+      query = query.where((eb) =>
+        eb.or([
+          eb('p.id', '=', text),
+          profileNameLike('p', text),
+          sql<SqlBool>`lower(${sql.ref('p.email')}) like ${containing(text)} escape '\\'`,
+          ...(f.phones.length > 0 ? [eb('p.phone_number', 'in', f.phones)] : []),
+        ]),
+      );
+    }
+    if (f.status !== undefined) query = query.where('p.status', '=', f.status);
+    const seek = keysetSeek('p.created_at', 'p.id', page);
+    if (seek.where) query = query.where(seek.where);
+    return query.orderBy('p.created_at', seek.order).orderBy('p.id', seek.order).limit(page.limit + 1).execute();
+  }
+
+  /** The wallets of these profiles. */
+  async walletsOf(profileIds: readonly string[]) {
+    if (profileIds.length === 0) return [];
+    return this.database.read
+      .selectFrom('wallets')
+      .select(['profile_id', 'mode', 'available', 'held'])
+      .where('profile_id', 'in', profileIds)
+      .orderBy('profile_id')
+      .orderBy('mode')
+      .execute();
+  }
+
+  /** The names of these profiles (those that exist). */
+  async namesOf(profileIds: readonly string[]) {
+    if (profileIds.length === 0) return [];
+    return this.database.read
+      .selectFrom('profiles')
+      .select(['id', 'first_name', 'middle_name', 'last_name'])
+      .where('id', 'in', [...new Set(profileIds)])
+      .execute();
+  }
+
   async listWithWallets() {
     const profiles = await this.database.read
       .selectFrom('profiles')

@@ -10,6 +10,7 @@ import { toGhs } from '../../lib/money.js';
 import type { Actor, AuditTrail } from '../audit/service.js';
 import type { WalletService } from '../wallet/service.js';
 import { generateApiKey, parseApiKey } from './api-keys.js';
+import { readPage, type Page, type PageRequest } from '../../lib/staff-page.js';
 import type { ProfileDetails, ProfileRepository, ProfileStatus } from './repository.js';
 import type { Profile } from './schemas.js';
 
@@ -234,6 +235,38 @@ export class ProfileService {
         .filter((w) => w.profile_id === p.id)
         .map((w) => ({ mode: w.mode, available: Number(w.available), held: Number(w.held) })),
     }));
+  }
+
+  /**
+   * A page of profiles for staff, newest first, with their wallets: `text` is a profile id or part of
+   * a name or an e-mail (case-insensitive), or a phone number in any of its written forms.
+   */
+  async searchForStaff(filter: { text?: string | undefined; status?: ProfileStatus | undefined }, page: PageRequest): Promise<Page<StaffProfile>> {
+    const text = filter.text?.trim() || undefined;
+    const msisdn = text === undefined ? null : normaliseGhanaMsisdn(text);
+    const phones = msisdn === null ? [] : [`0${msisdn.slice(3)}`, msisdn];
+    const found = await readPage(page, (p) => this.profiles.searchForStaff({ text, phones, status: filter.status }, p));
+    const wallets = await this.profiles.walletsOf(found.rows.map((p) => p.id));
+    return {
+      ...found,
+      rows: found.rows.map((p) => ({
+        id: p.id,
+        name: fullName(p),
+        email: p.email,
+        phoneNumber: p.phone_number,
+        role: p.role,
+        status: p.status,
+        wallets: wallets
+          .filter((w) => w.profile_id === p.id)
+          .map((w) => ({ mode: w.mode, available: Number(w.available), held: Number(w.held) })),
+      })),
+    };
+  }
+
+  /** The names of these profiles, by id (an id without a profile is left out). */
+  async namesOf(profileIds: readonly string[]): Promise<Map<string, string>> {
+    const rows = await this.profiles.namesOf(profileIds);
+    return new Map(rows.map((p) => [p.id, fullName(p)]));
   }
 
   /** Keys of one profile, or of every profile when none is named. */

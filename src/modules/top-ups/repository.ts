@@ -5,6 +5,19 @@ import type { Owner } from '../../domain/caller.js';
 import type { Mode } from '../../domain/types.js';
 import type { KeysetPosition } from '../../lib/cursor.js';
 import { walletLedgerNet } from '../wallet/repository.js';
+import { keysetSeek } from '../../db/keyset.js';
+import type { PageRequest } from '../../lib/staff-page.js';
+import { profileNameLike } from '../profiles/repository.js';
+
+/** The console's top-up list: the criteria every way of matching shares. */
+export interface StaffTopUpFilter {
+  mode: Mode;
+  status?: TopUpStatus | undefined;
+  method?: 'momo' | 'bank' | undefined;
+}
+
+/** One way a staff search finds top-ups; a search by text reads each way on its own and merges the reads. */
+export type StaffTopUpMatch = { by: 'every' } | { by: 'id' | 'reference'; value: string } | { by: 'partner_name'; text: string };
 
 export interface NewTopUp {
   id: string;
@@ -97,6 +110,33 @@ export class TopUpRepository {
     if (filter.status) query = query.where('status', '=', filter.status);
     if (filter.mode) query = query.where('mode', '=', filter.mode);
     return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(filter.limit).execute();
+  }
+
+  /** A page's read of the top-ups one way of matching finds (see StaffTopUpMatch). */
+  async searchForStaff(match: StaffTopUpMatch, f: StaffTopUpFilter, page: PageRequest): Promise<TopUpRow[]> {
+    let query = this.database.read.selectFrom('top_ups as t').selectAll('t').where('t.mode', '=', f.mode);
+    if (match.by === 'id') query = query.where('t.id', '=', match.value);
+    if (match.by === 'reference') query = query.where('t.reference', '=', match.value);
+    if (match.by === 'partner_name') {
+      const text = match.text;
+      query = query.where('t.profile_id', 'in', (eb) => eb.selectFrom('profiles as p').select('p.id').where(profileNameLike('p', text)));
+    }
+    if (f.status !== undefined) query = query.where('t.status', '=', f.status);
+    if (f.method !== undefined) query = query.where('t.method', '=', f.method);
+    const seek = keysetSeek('t.created_at', 't.id', page);
+    if (seek.where) query = query.where(seek.where);
+    return query.orderBy('t.created_at', seek.order).orderBy('t.id', seek.order).limit(page.limit + 1).execute();
+  }
+
+  /** How many top-ups of a mode wait for a decision (the console's dashboard). */
+  async countPending(mode: Mode): Promise<number> {
+    const row = await this.database.read
+      .selectFrom('top_ups')
+      .select((eb) => eb.fn.countAll<string | number>().as('n'))
+      .where('mode', '=', mode)
+      .where('status', '=', 'pending')
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
   }
 
   async find(tx: Tx, id: string) {

@@ -14,7 +14,8 @@ import type { IdempotencyService } from '../idempotency/service.js';
 import { postings } from '../wallet/postings.js';
 import type { WalletRepository } from '../wallet/repository.js';
 import type { WalletService } from '../wallet/service.js';
-import type { TopUpRepository } from './repository.js';
+import { mergeReads, readPage, type Page, type PageRequest } from '../../lib/staff-page.js';
+import type { StaffTopUpFilter, StaffTopUpMatch, TopUpRepository } from './repository.js';
 import {
   TOP_UP_MAX_GHS,
   TOP_UP_PAGE_DEFAULT,
@@ -136,6 +137,28 @@ export class TopUpService {
   }
 
   // ---- staff (CLI) ----
+
+  /** A page of top-ups for staff, newest first: `text` is a top-up id, its reference, or part of the partner's name. */
+  async searchForStaff(filter: StaffTopUpFilter & { text?: string | undefined }, page: PageRequest): Promise<Page<TopUpRow>> {
+    const { text: given, ...criteria } = filter;
+    const text = given?.trim() || undefined;
+    const matches: StaffTopUpMatch[] =
+      text === undefined
+        ? [{ by: 'every' }]
+        : [
+            { by: 'id', value: text },
+            { by: 'reference', value: text },
+            { by: 'partner_name', text },
+          ];
+    return readPage(page, async (p) =>
+      mergeReads(await Promise.all(matches.map((match) => this.topUps.searchForStaff(match, criteria, p))), p),
+    );
+  }
+
+  /** How many top-ups of a mode wait for a decision. */
+  countPending(mode: Mode): Promise<number> {
+    return this.topUps.countPending(mode);
+  }
 
   async listForStaff(filter: { status?: TopUpStatus | undefined; mode?: Mode | undefined; limit: number }): Promise<TopUpRow[]> {
     return this.topUps.list(filter);

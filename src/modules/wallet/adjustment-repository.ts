@@ -22,6 +22,7 @@ export interface NewAdjustment {
 export interface AdjustmentFilter {
   status?: AdjustmentStatus | undefined;
   profileId?: string | undefined;
+  mode?: Mode | undefined;
   limit: number;
 }
 
@@ -75,6 +76,7 @@ export class AdjustmentRepository {
     let query = this.database.read.selectFrom('wallet_adjustments').selectAll();
     if (filter.status) query = query.where('status', '=', filter.status);
     if (filter.profileId) query = query.where('profile_id', '=', filter.profileId);
+    if (filter.mode) query = query.where('mode', '=', filter.mode);
     return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(filter.limit).execute();
   }
 

@@ -142,7 +142,7 @@ export class AdjustmentService {
     });
   }
 
-  list(filter: { status?: AdjustmentStatus | undefined; profileId?: string | undefined; limit?: number }) {
+  list(filter: { status?: AdjustmentStatus | undefined; profileId?: string | undefined; mode?: Mode | undefined; limit?: number }) {
     return this.adjustments.list({ ...filter, limit: filter.limit ?? 200 });
   }
 

@@ -1,10 +1,12 @@
 import type { StaffRole, WalletAdjustmentRow } from '../../../db/schema.js';
 import { mayAct } from '../service.js';
+import type { Mode } from '../../../domain/types.js';
 import { at, ghs } from './frame.js';
+import { modeSwitch, partnerRef, type ModeSwitch, type PartnerRef } from './listing.js';
 
 export interface AdjustmentLine {
   id: string;
-  profileId: string;
+  partner: PartnerRef;
   mode: string;
   direction: string;
   amount: string;
@@ -21,6 +23,7 @@ export interface AdjustmentLine {
 }
 
 export interface AdjustmentsView {
+  modes: ModeSwitch;
   pending: AdjustmentLine[];
   decided: AdjustmentLine[];
   approvalAbove: string;
@@ -30,11 +33,12 @@ export function adjustmentsView(
   rows: WalletAdjustmentRow[],
   session: { role: StaffRole; staffId: string },
   approvalAbovePesewas: number,
+  shown: { mode: Mode; names: ReadonlyMap<string, string> },
 ): AdjustmentsView {
   const admin = mayAct(session.role, 'admin');
   const line = (a: WalletAdjustmentRow): AdjustmentLine => ({
     id: a.id,
-    profileId: a.profile_id,
+    partner: partnerRef(a.profile_id, shown.names),
     mode: a.mode,
     direction: a.direction,
     amount: ghs(a.amount),
@@ -49,6 +53,7 @@ export function adjustmentsView(
     canApprove: admin && a.status === 'pending' && a.requested_by_staff_id !== session.staffId,
   });
   return {
+    modes: modeSwitch('/console/adjustments', {}, shown.mode),
     pending: rows.filter((a) => a.status === 'pending').map(line).reverse(),
     decided: rows.filter((a) => a.status !== 'pending').map(line),
     approvalAbove: ghs(approvalAbovePesewas),

@@ -1,5 +1,6 @@
 import type { AuditEntry } from '../../audit/service.js';
 import { at } from './frame.js';
+import { partnerRef, type PartnerRef } from './listing.js';
 
 export interface AuditLine {
   id: number;
@@ -9,6 +10,8 @@ export interface AuditLine {
   action: string;
   /** `<type> <id>`. */
   record: string;
+  /** The partner the action concerns (its profile, or the one its details name), if any. */
+  partner: PartnerRef | null;
   outcome: 'ok' | 'refused';
   /** The details as JSON, amounts in GHS. */
   detail: string;
@@ -62,7 +65,14 @@ function detailText(e: AuditEntry): string {
   return JSON.stringify(shown);
 }
 
-export function auditView(entries: AuditEntry[], action: string, pageSize: number): AuditView {
+/** The profile an entry concerns: its record when that is a profile, else the profileId of its details. */
+export function partnerOfEntry(e: AuditEntry): string | null {
+  if (e.recordType === 'profile' && e.recordId) return e.recordId;
+  const named = e.detail?.profileId;
+  return typeof named === 'string' && named !== '' ? named : null;
+}
+
+export function auditView(entries: AuditEntry[], action: string, pageSize: number, names: ReadonlyMap<string, string> = new Map()): AuditView {
   const last = entries.at(-1);
   const older =
     entries.length === pageSize && last
@@ -76,6 +86,7 @@ export function auditView(entries: AuditEntry[], action: string, pageSize: numbe
       address: e.address ?? '',
       action: e.action,
       record: `${e.recordType ?? ''} ${e.recordId ?? ''}`,
+      partner: ((id) => (id === null ? null : partnerRef(id, names)))(partnerOfEntry(e)),
       outcome: e.outcome,
       detail: detailText(e),
     })),

@@ -4,6 +4,7 @@ import type { ConsoleOperations } from '../operations.js';
 import { mayAct } from '../service.js';
 import { at, counted } from './frame.js';
 import { stockLine, type StockLine } from './inventory.js';
+import { modeSwitch, partnerRef, type ModeSwitch, type PartnerRef } from './listing.js';
 import type { FloatLine } from '../../float/service.js';
 
 /** How long ago, in words: `40 s`, `3 min`, `2 h 5 min`. */
@@ -34,6 +35,7 @@ export function floatLineView(l: FloatLine): FloatLineView {
 export interface StuckLine {
   orderId: string;
   shortReference: string;
+  partner: PartnerRef;
   mode: string;
   msisdn: string;
   status: string;
@@ -45,6 +47,7 @@ export interface StuckLine {
 export interface AttentionLine {
   orderId: string;
   shortReference: string;
+  partner: PartnerRef;
   mode: string;
   msisdn: string;
   provider: string;
@@ -76,6 +79,8 @@ export interface VerifyLine {
 }
 
 export interface DashboardView {
+  /** Every figure below but the floats, the findings and the stock is of this mode only. */
+  modes: ModeSwitch;
   /** Deliveries needing attention, oldest first: shown before everything else. */
   attention: AttentionLine[];
   /** Each enabled upstream's float; LOW ones are shown with the attention list. */
@@ -113,9 +118,11 @@ export function verifyLine(last: AuditEntry | null): VerifyLine {
 
 export function dashboardView(d: Awaited<ReturnType<ConsoleOperations['dashboard']>>, role: StaffRole): DashboardView {
   return {
+    modes: modeSwitch('/console', {}, d.mode),
     attention: d.attention.map((a) => ({
       orderId: a.order_id,
       shortReference: a.short_reference,
+      partner: partnerRef(a.profile_id, d.names),
       mode: a.mode,
       msisdn: a.beneficiary_msisdn,
       provider: a.provider,
@@ -135,6 +142,7 @@ export function dashboardView(d: Awaited<ReturnType<ConsoleOperations['dashboard
     stuck: d.stuck.slice(0, 50).map((s) => ({
       orderId: s.orderId,
       shortReference: s.shortReference,
+      partner: partnerRef(s.profileId, d.names),
       mode: s.mode,
       msisdn: s.msisdn,
       status: s.status,
@@ -142,7 +150,7 @@ export function dashboardView(d: Awaited<ReturnType<ConsoleOperations['dashboard
       nextStep: s.outbox ? `${s.outbox.kind}, tries ${s.outbox.tries}` : 'no outbox row',
     })),
     stuckAfter: `${Math.round(d.stuckAfterMs / 1000)} s`,
-    pendingTopUps: d.pending.length,
+    pendingTopUps: d.pendingTopUps,
     stock: d.stock.map(stockLine),
     verify: verifyLine(d.lastVerify),
     canVerify: mayAct(role, 'operator'),

@@ -1,7 +1,10 @@
 import type { MarginGroup, MarginLine, MarginReport } from '../../margins/service.js';
+import { partnerRef, type PartnerRef } from './listing.js';
 
 export interface MarginLineView {
   group: string;
+  /** Grouped by partner: the partner (its name, linking to its page). */
+  partner: PartnerRef | null;
   sales: string;
   cost: string;
   margin: string;
@@ -36,8 +39,8 @@ const CHART_BASE = CHART_HEIGHT - 30;
 /** The chart shows at most this many groups (the first ones of the table). */
 const CHART_GROUPS = 31;
 
-function lineView(l: MarginLine): MarginLineView {
-  return { group: l.group, sales: ghs(l.sales), cost: ghs(l.cost), margin: ghs(l.margin), deliveries: l.deliveries, costUnknown: l.costUnknown, negative: l.margin < 0 };
+function lineView(l: MarginLine, names: ReadonlyMap<string, string> | null = null): MarginLineView {
+  return { group: l.group, partner: names === null ? null : partnerRef(l.group, names), sales: ghs(l.sales), cost: ghs(l.cost), margin: ghs(l.margin), deliveries: l.deliveries, costUnknown: l.costUnknown, negative: l.margin < 0 };
 }
 
 function chartOf(lines: MarginLine[]): MarginsView['chart'] {
@@ -57,13 +60,14 @@ function chartOf(lines: MarginLine[]): MarginsView['chart'] {
   };
 }
 
-export function marginsView(report: MarginReport, query: { from: string; to: string }): MarginsView {
+/** `names`: the partners' names when the report is grouped by partner. */
+export function marginsView(report: MarginReport, query: { from: string; to: string }, names: ReadonlyMap<string, string> | null = null): MarginsView {
   const params = new URLSearchParams({ from: query.from, to: query.to, by: report.by });
   return {
     from: query.from,
     to: query.to,
     by: report.by,
-    lines: report.lines.map(lineView),
+    lines: report.lines.map((l) => lineView(l, names)),
     total: lineView(report.total),
     chart: chartOf(report.lines),
     csvHref: `/console/reports/margins.csv?${params.toString()}`,

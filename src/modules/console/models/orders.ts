@@ -1,13 +1,17 @@
 import { ORDER_STATES, type OrderRow, type ProviderAttemptRow, type StaffRole } from '../../../db/schema.js';
 import type { StaffOrderDetail } from '../../orders/service.js';
 import { mayAct } from '../service.js';
+import type { Mode } from '../../../domain/types.js';
+import type { Page } from '../../../lib/staff-page.js';
 import { at, ghs } from './frame.js';
+import { modeSwitch, pagingLinks, partnerRef, type ModeSwitch, type PagingLinks, type PartnerRef } from './listing.js';
 
 /** The search form as the staff member filled it in (echoed back). */
 export interface OrderSearchForm {
   q: string;
   profileId: string;
   state: string;
+  type: string;
   from: string;
   to: string;
 }
@@ -16,8 +20,8 @@ export interface OrderLine {
   id: string;
   shortReference: string;
   createdAt: string;
-  profileId: string;
-  mode: string;
+  partner: PartnerRef;
+  paymentReference: string;
   type: string;
   msisdn: string;
   amount: string;
@@ -28,8 +32,11 @@ export interface OrdersView {
   form: OrderSearchForm;
   /** The state filter's choices ('' for any). */
   states: string[];
-  /** null: nothing searched yet. */
-  results: OrderLine[] | null;
+  /** The type filter's choices ('' for any). */
+  types: string[];
+  modes: ModeSwitch;
+  results: OrderLine[];
+  paging: PagingLinks;
 }
 
 export interface RecipientLine {
@@ -65,7 +72,7 @@ export interface OrderView {
   id: string;
   shortReference: string;
   state: string;
-  profileId: string;
+  partner: PartnerRef;
   mode: string;
   /** `data`, or `data (bulk)`. */
   type: string;
@@ -101,26 +108,37 @@ export interface AttemptLine {
   message: string;
 }
 
-const orderLine = (o: OrderRow): OrderLine => ({
+const orderLine = (o: OrderRow, names: ReadonlyMap<string, string>): OrderLine => ({
   id: o.id,
   shortReference: o.short_reference,
   createdAt: at(o.created_at),
-  profileId: o.profile_id,
-  mode: o.mode,
+  partner: partnerRef(o.profile_id, names),
+  paymentReference: o.payment_reference ?? '',
   type: o.order_type,
   msisdn: o.beneficiary_msisdn,
   amount: ghs(o.amount),
   state: o.state,
 });
 
-export const ordersView = (form: OrderSearchForm, results: OrderRow[] | null): OrdersView => ({
-  form,
-  states: ['', ...ORDER_STATES],
-  results: results === null ? null : results.map(orderLine),
-});
+export function ordersView(form: OrderSearchForm, mode: Mode, found: Page<OrderRow> & { names: ReadonlyMap<string, string> }): OrdersView {
+  const filters = { ...form };
+  return {
+    form,
+    states: ['', ...ORDER_STATES],
+    types: ['', 'data', 'result_checker'],
+    modes: modeSwitch('/console/orders', filters, mode),
+    results: found.rows.map((o) => orderLine(o, found.names)),
+    paging: pagingLinks('/console/orders', filters, mode, found),
+  };
+}
 
 /** An order's page; `now` and `stuckAfterMs` tell whether a delivery is stuck (and may be retried). */
-export function orderView(d: StaffOrderDetail & { attempts: ProviderAttemptRow[] }, role: StaffRole, stuckAfterMs: number, now: number): OrderView {
+export function orderView(
+  d: StaffOrderDetail & { attempts: ProviderAttemptRow[]; names: ReadonlyMap<string, string> },
+  role: StaffRole,
+  stuckAfterMs: number,
+  now: number,
+): OrderView {
   const o = d.order;
   const admin = mayAct(role, 'admin');
   const bulkCompleted = o.is_bulk === 1 && o.order_type === 'data' && o.state === 'completed';
@@ -131,7 +149,7 @@ export function orderView(d: StaffOrderDetail & { attempts: ProviderAttemptRow[]
     id: o.id,
     shortReference: o.short_reference,
     state: o.state,
-    profileId: o.profile_id,
+    partner: partnerRef(o.profile_id, d.names),
     mode: o.mode,
     type: `${o.order_type}${o.is_bulk ? ' (bulk)' : ''}`,
     // A result-checker order has no operator: its package alone, without a leading separator.

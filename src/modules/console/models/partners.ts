@@ -2,16 +2,30 @@ import type { StaffRole } from '../../../db/schema.js';
 import type { StaffProfile } from '../../profiles/service.js';
 import type { ConsoleOperations } from '../operations.js';
 import { mayAct } from '../service.js';
+import type { Mode } from '../../../domain/types.js';
+import type { Page } from '../../../lib/staff-page.js';
 import { at, ghs } from './frame.js';
+import { modeSwitch, pagingLinks, type ModeSwitch, type PagingLinks } from './listing.js';
 
 export interface PartnerLine {
   id: string;
   name: string;
   email: string;
+  phone: string;
   role: string;
   status: string;
-  /** `live GHS 10.00 (held GHS 0.00) · test …`, or a dash. */
-  wallets: string;
+  /** The wallet of the mode shown: available and held, or dashes when it has none yet. */
+  available: string;
+  held: string;
+}
+
+export interface PartnersView {
+  form: { q: string; status: string };
+  statuses: string[];
+  modes: ModeSwitch;
+  lines: PartnerLine[];
+  paging: PagingLinks;
+  canManage: boolean;
 }
 
 export interface WalletLine {
@@ -49,15 +63,28 @@ export interface PartnerView {
   canManage: boolean;
 }
 
-export const partnerLines = (partners: StaffProfile[]): PartnerLine[] =>
-  partners.map((p) => ({
-    id: p.id,
-    name: p.name,
-    email: p.email,
-    role: p.role,
-    status: p.status,
-    wallets: p.wallets.map((w) => `${w.mode} ${ghs(w.available)} (held ${ghs(w.held)})`).join(' · ') || '—',
-  }));
+export function partnersView(form: { q: string; status: string }, mode: Mode, found: Page<StaffProfile>, canManage: boolean): PartnersView {
+  return {
+    form,
+    statuses: ['', 'Active', 'Suspended'],
+    modes: modeSwitch('/console/partners', { ...form }, mode),
+    lines: found.rows.map((p) => {
+      const wallet = p.wallets.find((w) => w.mode === mode);
+      return {
+        id: p.id,
+        name: p.name,
+        email: p.email,
+        phone: p.phoneNumber,
+        role: p.role,
+        status: p.status,
+        available: wallet ? ghs(wallet.available) : '—',
+        held: wallet ? ghs(wallet.held) : '—',
+      };
+    }),
+    paging: pagingLinks('/console/partners', { ...form }, mode, found),
+    canManage,
+  };
+}
 
 export function partnerView(
   found: NonNullable<Awaited<ReturnType<ConsoleOperations['partner']>>>,

@@ -1,11 +1,16 @@
 import type { StaffRole, TopUpGatewayEventRow, TopUpRow } from '../../../db/schema.js';
 import { mayAct } from '../service.js';
+import type { Mode } from '../../../domain/types.js';
+import type { Page } from '../../../lib/staff-page.js';
+import type { BulkApproval } from '../operations.js';
 import { at, ghs } from './frame.js';
+import { modeSwitch, pagingLinks, partnerRef, type ModeSwitch, type PagingLinks, type PartnerRef } from './listing.js';
 
 export interface TopUpLine {
   id: string;
   requestedAt: string;
-  profileId: string;
+  partner: PartnerRef;
+  pending: boolean;
   mode: string;
   amount: string;
   method: string;
@@ -36,18 +41,41 @@ export interface TopUpHistoryView {
   events: { at: string; source: string; payment: string; message: string; actor: string }[];
 }
 
-export interface TopUpsView {
-  pending: TopUpLine[];
-  decided: TopUpLine[];
-  canDecide: boolean;
+/** The filter form as filled in (echoed back). */
+export interface TopUpSearchForm {
+  q: string;
+  status: string;
+  method: string;
 }
 
-function topUpLine(t: TopUpRow): TopUpLine {
+export interface TopUpsView {
+  form: TopUpSearchForm;
+  statuses: string[];
+  methods: string[];
+  modes: ModeSwitch;
+  lines: TopUpLine[];
+  paging: PagingLinks;
+  canDecide: boolean;
+  /** Requests (not Mobile Money) pending on this page: the bulk approval's checkboxes. */
+  selectable: number;
+  /** What became of each top-up of the last bulk approval (none: no bulk approval just made). */
+  bulk: BulkLine[];
+}
+
+export interface BulkLine {
+  id: string;
+  approved: boolean;
+  /** `approved: GHS 20.00 credited to <partner> (live)` or `not approved: <why>`. */
+  text: string;
+}
+
+function topUpLine(t: TopUpRow, names: ReadonlyMap<string, string>): TopUpLine {
   const pending = t.status === 'pending';
   return {
     id: t.id,
     requestedAt: at(t.created_at),
-    profileId: t.profile_id,
+    partner: partnerRef(t.profile_id, names),
+    pending,
     mode: t.mode,
     amount: ghs(t.amount),
     method: t.method,
@@ -68,8 +96,11 @@ function topUpLine(t: TopUpRow): TopUpLine {
   };
 }
 
-export const topUpHistoryView = (data: { topUp: TopUpRow; events: TopUpGatewayEventRow[] }, role: StaffRole): TopUpHistoryView => ({
-  topUp: topUpLine(data.topUp),
+export const topUpHistoryView = (
+  data: { topUp: TopUpRow; events: TopUpGatewayEventRow[]; names: ReadonlyMap<string, string> },
+  role: StaffRole,
+): TopUpHistoryView => ({
+  topUp: topUpLine(data.topUp, data.names),
   canRecheck: data.topUp.gateway !== null && mayAct(role, 'operator'),
   events: data.events.map((e) => ({
     at: at(e.created_at),
@@ -80,8 +111,30 @@ export const topUpHistoryView = (data: { topUp: TopUpRow; events: TopUpGatewayEv
   })),
 });
 
-export const topUpsView = (data: { pending: TopUpRow[]; decided: TopUpRow[] }, role: StaffRole): TopUpsView => ({
-  pending: data.pending.map(topUpLine),
-  decided: data.decided.map(topUpLine),
-  canDecide: mayAct(role, 'operator'),
-});
+export function topUpsView(
+  form: TopUpSearchForm,
+  mode: Mode,
+  found: Page<TopUpRow> & { names: ReadonlyMap<string, string> },
+  role: StaffRole,
+  bulk: BulkApproval[] = [],
+): TopUpsView {
+  const lines = found.rows.map((t) => topUpLine(t, found.names));
+  const canDecide = mayAct(role, 'operator');
+  return {
+    form,
+    statuses: ['', 'pending', 'approved', 'rejected'],
+    methods: ['', 'momo', 'bank'],
+    modes: modeSwitch('/console/top-ups', { ...form }, mode),
+    lines,
+    paging: pagingLinks('/console/top-ups', { ...form }, mode, found),
+    canDecide,
+    selectable: canDecide ? lines.filter((t) => t.pending && t.momo === null).length : 0,
+    bulk: bulk.map((b) => ({
+      id: b.id,
+      approved: b.approved,
+      text: b.approved
+        ? `approved: ${ghs(b.amount ?? 0)} credited to ${partnerRef(b.profileId ?? '', found.names).name} (${b.mode ?? ''})`
+        : `not approved: ${b.why ?? ''}`,
+    })),
+  };
+}

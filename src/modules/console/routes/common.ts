@@ -8,6 +8,8 @@ import type { ConsoleOperations } from '../operations.js';
 import type { LiveSession, StaffService } from '../service.js';
 import type { SignInFailures } from '../sign-in-failures.js';
 import { HtmlPage } from '../schemas.js';
+import { invalid } from '../../../domain/errors.js';
+import { pageRequest, type PageRequest } from '../../../lib/staff-page.js';
 
 /** What a console page needs, declared on its route (`config.console`); see ../routes.ts. */
 export interface ConsoleAccess {
@@ -128,6 +130,13 @@ export const actorOf = (request: FastifyRequest): Actor => ({
 
 export const frameOf = (request: FastifyRequest, title: string, active: string, notice?: string): PageFrame =>
   pageFrame(sessionOf(request), title, active, notice === undefined ? undefined : NOTICES[notice]);
+
+/** The page a list's links ask for (`older` / `newer` cursors); a cursor this console did not write is refused. */
+export function requestedPage(links: { older?: string | undefined; newer?: string | undefined }, limit: number): PageRequest {
+  const page = pageRequest(links, limit);
+  if (!page) throw invalid('INVALID_REQUEST', 'the page link is not valid: start again from the first page');
+  return page;
+}
 
 /** The id a request's path names, as the audit trail records it (refusals before the handler ran). */
 export function recordOf(request: FastifyRequest): string | null {

@@ -2,7 +2,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { orderView, ordersView } from '../models/orders.js';
 import { CsrfOnly, IdParams, NoticeQuery, OrderSearchQuery, ReasonBody, RecipientReasonBody, ResolveBody } from '../schemas.js';
 import { orderPage, ordersPage } from '../views/orders.js';
-import { act, actorOf, frameOf, html, PAGE, read, seeOther, sessionOf, type ConsoleDeps } from './common.js';
+import { act, actorOf, frameOf, html, PAGE, requestedPage, read, seeOther, sessionOf, type ConsoleDeps } from './common.js';
+
+const ORDERS_PER_PAGE = 50;
 
 /** A UTC day (`2026-01-31`) as the time it starts. */
 const dayStart = (date: string | undefined) => (date ? Date.parse(`${date}T00:00:00Z`) : undefined);
@@ -12,20 +14,22 @@ export const orderRoutes: FastifyPluginAsyncTypebox<ConsoleDeps> = async (app, d
 
   app.get('/console/orders', { schema: { ...PAGE, querystring: OrderSearchQuery }, config: read() }, async (request, reply) => {
     const q = request.query;
-    const form = { q: q.q ?? '', profileId: q.profileId ?? '', state: q.state ?? '', from: q.from ?? '', to: q.to ?? '' };
-    const searched = Boolean(form.q.trim() || form.profileId.trim() || form.state || form.from || form.to);
+    const mode = q.mode ?? 'live';
+    const form = { q: q.q ?? '', profileId: q.profileId ?? '', state: q.state ?? '', type: q.type ?? '', from: q.from ?? '', to: q.to ?? '' };
     const to = dayStart(q.to);
-    const results = searched
-      ? await ops.searchOrders({
-          text: form.q.trim() || undefined,
-          profileId: form.profileId.trim() || undefined,
-          state: q.state || undefined,
-          from: dayStart(q.from),
-          to: to === undefined ? undefined : to + 86_400_000,
-          limit: 100,
-        })
-      : null;
-    return html(reply, ordersPage(frameOf(request, 'Orders', 'orders'), ordersView(form, results)));
+    const found = await ops.searchOrders(
+      {
+        mode,
+        text: form.q.trim() || undefined,
+        profileId: form.profileId.trim() || undefined,
+        state: q.state || undefined,
+        type: q.type || undefined,
+        from: dayStart(q.from),
+        to: to === undefined ? undefined : to + 86_400_000,
+      },
+      requestedPage(q, ORDERS_PER_PAGE),
+    );
+    return html(reply, ordersPage(frameOf(request, 'Orders', 'orders'), ordersView(form, mode, found)));
   });
 
   app.get(

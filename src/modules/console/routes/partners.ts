@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { partnerLines, partnerView } from '../models/partners.js';
+import { partnersView, partnerView } from '../models/partners.js';
 import { statementView } from '../models/statement.js';
 import { mayAct } from '../service.js';
 import { statementCsv, STATEMENT_EXPORT_MAX } from '../../wallet/statement.js';
@@ -11,6 +11,7 @@ import {
   IdParams,
   KeyBody,
   NoticeQuery,
+  PartnerSearchQuery,
   ProfileBody,
   RevokeBody,
   StatementQuery,
@@ -19,7 +20,9 @@ import {
 import { errorPage } from '../views/layout.js';
 import { partnerFormPage, partnerPage, partnersPage } from '../views/partners.js';
 import { statementPage, statementPrintPage } from '../views/statement.js';
-import { act, actorOf, frameOf, html, PAGE, read, seeOther, sessionOf, type ConsoleDeps } from './common.js';
+import { act, actorOf, frameOf, html, PAGE, requestedPage, read, seeOther, sessionOf, type ConsoleDeps } from './common.js';
+
+const PARTNERS_PER_PAGE = 50;
 
 const profileInput = (b: ProfileForm) => ({
   firstName: b.firstName,
@@ -31,12 +34,16 @@ const profileInput = (b: ProfileForm) => ({
 });
 
 export const partnerRoutes: FastifyPluginAsyncTypebox<ConsoleDeps> = async (app, { operations: ops, clock }) => {
-  app.get('/console/partners', { schema: PAGE, config: read() }, async (request, reply) =>
-    html(
+  app.get('/console/partners', { schema: { ...PAGE, querystring: PartnerSearchQuery }, config: read() }, async (request, reply) => {
+    const q = request.query;
+    const mode = q.mode ?? 'live';
+    const form = { q: q.q ?? '', status: q.status ?? '' };
+    const found = await ops.partners({ text: form.q.trim() || undefined, status: q.status || undefined }, requestedPage(q, PARTNERS_PER_PAGE));
+    return html(
       reply,
-      partnersPage(frameOf(request, 'Partners', 'partners'), partnerLines(await ops.partners()), mayAct(sessionOf(request).role, 'admin')),
-    ),
-  );
+      partnersPage(frameOf(request, 'Partners', 'partners'), partnersView(form, mode, found, mayAct(sessionOf(request).role, 'admin'))),
+    );
+  });
 
   app.get('/console/partners/new', { schema: PAGE, config: read('admin') }, async (request, reply) =>
     html(

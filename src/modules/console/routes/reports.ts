@@ -27,7 +27,8 @@ export const reportRoutes: FastifyPluginAsyncTypebox<ConsoleDeps> = async (app, 
   app.get('/console/reports/margins', { schema: { ...PAGE, querystring: MarginsQuery }, config: read() }, async (request, reply) => {
     const p = period(request.query, clock());
     const report = await ops.margins(p.fromMs, p.toMs, request.query.by ?? 'day');
-    return html(reply, marginsPage(frameOf(request, 'Margins', 'margins'), marginsView(report, p)));
+    const names = report.by === 'partner' ? await ops.partnerNames(report.lines.map((l) => l.group)) : null;
+    return html(reply, marginsPage(frameOf(request, 'Margins', 'margins'), marginsView(report, p, names)));
   });
 
   app.get(

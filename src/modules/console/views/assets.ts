@@ -41,4 +41,10 @@ figcaption .sales { color: #4a78c2; } figcaption .cost { color: #c99a3a; } figca
 section { margin: 1.2rem 0; }
 .search { margin-bottom: 1rem; display: flex; flex-wrap: wrap; align-items: end; }
 code { background: #f0f1f4; padding: .1rem .3rem; word-break: break-all; }
+.modes { margin: 0 0 .8rem; }
+.modes strong { padding: .1rem .5rem; border-radius: .2rem; color: #fff; background: #17692f; }
+.modes strong.mode-test { background: #8a5a00; }
+nav.paging { display: flex; gap: 1rem; margin: .6rem 0; }
+.muted { color: #586174; }
+#bulk-result li.ok { font-weight: 600; }
 `;

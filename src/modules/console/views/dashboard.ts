@@ -2,6 +2,7 @@ import { html as h } from 'ghtml';
 import type { DashboardView, VerifyLine } from '../models/dashboard.js';
 import type { PageFrame } from '../models/frame.js';
 import { csrfField, layout, table } from './layout.js';
+import { modeSwitchBar, partnerLink } from './listing.js';
 
 export function verifyResult(v: VerifyLine): string {
   if (v.ok === null) return h`<p id="verify-result">${v.text}</p>`;
@@ -11,16 +12,16 @@ export function verifyResult(v: VerifyLine): string {
 export function dashboardPage(frame: PageFrame, d: DashboardView): string {
   const stuckRows = d.stuck.map(
     (s) =>
-      h`<tr><td><a href="/console/orders/${s.orderId}">${s.shortReference}</a></td><td>${s.mode}</td><td>${s.msisdn}</td><td>${s.status}</td><td>${s.since}</td><td>${s.nextStep}</td></tr>`,
+      h`<tr><td><a href="/console/orders/${s.orderId}">${s.shortReference}</a></td><td>!${partnerLink(s.partner)}</td><td>${s.msisdn}</td><td>${s.status}</td><td>${s.since}</td><td>${s.nextStep}</td></tr>`,
   );
   const attentionRows = d.attention.map(
     (a) =>
-      h`<tr class="bad"><td><a href="/console/orders/${a.orderId}">${a.shortReference}</a></td><td>${a.mode}</td><td>${a.msisdn}</td><td>${a.provider}</td><td>${a.reference}</td><td>${a.unknownFor}</td><td>${a.lastAnswer}</td></tr>`,
+      h`<tr class="bad"><td><a href="/console/orders/${a.orderId}">${a.shortReference}</a></td><td>!${partnerLink(a.partner)}</td><td>${a.msisdn}</td><td>${a.provider}</td><td>${a.reference}</td><td>${a.unknownFor}</td><td>${a.lastAnswer}</td></tr>`,
   );
   const attention =
     d.attention.length === 0
       ? ''
-      : h`<section id="needs-attention"><h2>Needs attention: ${d.attention.length}</h2><p>The upstream may have delivered these and has not said so. Check with it, then resolve each order as delivered or failed.</p>!${table(['order', 'mode', 'number', 'upstream', 'attempt', 'unknown for', 'last answer'], attentionRows, 'None.')}</section>`;
+      : h`<section id="needs-attention"><h2>Needs attention: ${d.attention.length}</h2><p>The upstream may have delivered these and has not said so. Check with it, then resolve each order as delivered or failed.</p>!${table(['order', 'partner', 'number', 'upstream', 'attempt', 'unknown for', 'last answer'], attentionRows, 'None.')}</section>`;
   const floatRows = d.floats.map(
     (f) =>
       h`<tr class="${f.low ? 'bad' : ''}" id="float-${f.provider}"><td>${f.provider}</td><td>${f.balance}</td><td>${f.readAt}</td><td>${f.refusedAt}</td><td>${f.low ? `LOW: ${f.lowBecause}` : 'ok'}</td><td>${f.readError}</td></tr>`,
@@ -42,18 +43,18 @@ export function dashboardPage(frame: PageFrame, d: DashboardView): string {
     : '';
   return layout(
     frame,
-    h`!${attention}!${lowFloat}!${findings}<section class="cards">
+    h`!${modeSwitchBar(d.modes)}!${attention}!${lowFloat}!${findings}<section class="cards" id="figures-${d.modes.current}">
   <div class="card"><h2>Orders per minute</h2><p class="figure">${d.ordersPerMinute}</p><p>${d.ordersLastHour} in the last hour</p></div>
   <div class="card"><h2>Failure rate</h2><p class="figure">${d.failureRate}</p><p>${d.failedLastHour} failed in the last hour</p></div>
   <div class="card"><h2>Stuck deliveries</h2><p class="figure">${d.stuckCount}</p><p>open longer than ${d.stuckAfter}</p></div>
-  <div class="card"><h2>Pending top-ups</h2><p class="figure">${d.pendingTopUps}</p><p><a href="/console/top-ups">review</a></p></div>
+  <div class="card"><h2>Pending top-ups</h2><p class="figure">${d.pendingTopUps}</p><p><a href="/console/top-ups?mode=${d.modes.current}&amp;status=pending">review</a></p></div>
 </section>
 <section>
   <h2>Ledger verify</h2>
   <div id="verify">!${verifyResult(d.verify)}!${verifyForm}</div>
 </section>
 <section id="floats"><h2>Upstream float</h2>!${table(['upstream', 'balance', 'read at', 'refused for float', '', 'reading'], floatRows, 'No upstream is enabled.')}</section>
-<section><h2>Stuck deliveries</h2>!${table(['order', 'mode', 'number', 'status', 'since', 'next step'], stuckRows, 'None.')}</section>
+<section><h2>Stuck deliveries</h2>!${table(['order', 'partner', 'number', 'status', 'since', 'next step'], stuckRows, 'None.')}</section>
 <section><h2>Result-checker stock</h2>!${table(['package', 'name', 'in stock', ''], stockRows, 'No packages.')}</section>`,
   );
 }

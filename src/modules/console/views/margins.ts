@@ -2,6 +2,7 @@ import { html as h } from 'ghtml';
 import type { PageFrame } from '../models/frame.js';
 import type { MarginsView } from '../models/margins.js';
 import { layout, table } from './layout.js';
+import { partnerLink } from './listing.js';
 
 const GROUPS = ['day', 'operator', 'package', 'provider', 'partner'] as const;
 
@@ -21,7 +22,7 @@ function chart(view: MarginsView): string {
 export function marginsPage(frame: PageFrame, view: MarginsView): string {
   const rows = view.lines.map(
     (l) =>
-      h`<tr class="${l.negative ? 'bad' : ''}"><td>${l.group}</td><td>${l.sales}</td><td>${l.cost}</td><td>${l.margin}</td><td>${l.deliveries}</td><td>${l.costUnknown > 0 ? String(l.costUnknown) : ''}</td></tr>`,
+      h`<tr class="${l.negative ? 'bad' : ''}"><td>!${l.partner ? partnerLink(l.partner) : h`${l.group}`}</td><td>${l.sales}</td><td>${l.cost}</td><td>${l.margin}</td><td>${l.deliveries}</td><td>${l.costUnknown > 0 ? String(l.costUnknown) : ''}</td></tr>`,
   );
   const t = view.total;
   const total = rows.length === 0 ? '' : h`<tr id="margins-total"><th>total</th><th>${t.sales}</th><th>${t.cost}</th><th>${t.margin}</th><th>${t.deliveries}</th><th>${t.costUnknown > 0 ? String(t.costUnknown) : ''}</th></tr>`;

@@ -2,30 +2,30 @@ import { html as h } from 'ghtml';
 import type { PageFrame } from '../models/frame.js';
 import type { OrdersView, OrderView } from '../models/orders.js';
 import { csrfField, layout, table } from './layout.js';
+import { modeSwitchBar, pagingBar, partnerLink } from './listing.js';
 
 export function ordersPage(frame: PageFrame, view: OrdersView): string {
   const { form } = view;
-  const states = view.states
-    .map((s) => h`<option value="${s}"!${form.state === s ? ' selected' : ''}>${s || 'any state'}</option>`)
-    .join('');
-  const rows = (view.results ?? []).map(
+  const choices = (values: string[], chosen: string, any: string) =>
+    values.map((s) => h`<option value="${s}"!${chosen === s ? ' selected' : ''}>${s || any}</option>`).join('');
+  const rows = view.results.map(
     (o) =>
-      h`<tr><td><a href="/console/orders/${o.id}">${o.shortReference}</a></td><td>${o.id}</td><td>${o.createdAt}</td><td>${o.profileId}</td><td>${o.mode}</td><td>${o.type}</td><td>${o.msisdn}</td><td>${o.amount}</td><td>${o.state}</td></tr>`,
+      h`<tr id="order-${o.id}"><td><a href="/console/orders/${o.id}">${o.shortReference}</a></td><td>${o.id}</td><td>${o.createdAt}</td><td>!${partnerLink(o.partner)}</td><td>${o.paymentReference}</td><td>${o.type}</td><td>${o.msisdn}</td><td>${o.amount}</td><td>${o.state}</td></tr>`,
   );
-  const found =
-    view.results === null
-      ? h`<p class="empty">Search by any criterion.</p>`
-      : table(
-          ['reference', 'order', 'created', 'profile', 'mode', 'type', 'number', 'amount', 'state'],
-          rows,
-          'No order matches.',
-        );
+  const found = h`!${table(
+    ['reference', 'order', 'created', 'partner', 'payment reference', 'type', 'number', 'amount', 'state'],
+    rows,
+    'No order matches.',
+  )}!${pagingBar(view.paging)}`;
   return layout(
     frame,
-    h`<form method="get" action="/console/orders" class="search" hx-get="/console/orders" hx-target="#results" hx-select="#results" hx-swap="outerHTML" hx-push-url="true" hx-trigger="submit, input changed delay:400ms from:find input[name=q]">
-  <label>Reference, order id or number <input name="q" value="${form.q}" autofocus></label>
+    h`!${modeSwitchBar(view.modes)}
+<form method="get" action="/console/orders" class="search" hx-get="/console/orders" hx-target="#results" hx-select="#results" hx-swap="outerHTML" hx-push-url="true" hx-trigger="submit, input changed delay:400ms from:find input[name=q]">
+  <input type="hidden" name="mode" value="${view.modes.current}">
+  <label>Reference, order id or number <input name="q" value="${form.q}" placeholder="or payment reference, partner name" autofocus></label>
   <label>Profile <input name="profileId" value="${form.profileId}"></label>
-  <label>State <select name="state">!${states}</select></label>
+  <label>State <select name="state">!${choices(view.states, form.state, 'any state')}</select></label>
+  <label>Type <select name="type">!${choices(view.types, form.type, 'any type')}</select></label>
   <label>From <input type="date" name="from" value="${form.from}"></label>
   <label>To <input type="date" name="to" value="${form.to}"></label>
   <button type="submit">Search</button>
@@ -81,7 +81,7 @@ export function orderPage(frame: PageFrame, o: OrderView): string {
     frame,
     h`<dl class="facts">
   <dt>Order</dt><dd>${o.id}</dd><dt>Reference</dt><dd>${o.shortReference}</dd><dt>State</dt><dd class="state">${o.state}</dd>
-  <dt>Profile</dt><dd><a href="/console/partners/${o.profileId}">${o.profileId}</a> (${o.mode})</dd>
+  <dt>Partner</dt><dd>!${partnerLink(o.partner)} (${o.partner.id}, ${o.mode})</dd>
   <dt>Type</dt><dd>${o.type}</dd><dt>Package</dt><dd>${o.package}</dd>
   <dt>Amount</dt><dd>${o.amount}</dd><dt>Created</dt><dd>${o.createdAt}</dd><dt>Completed</dt><dd>${o.completedAt}</dd>
   <dt>Payment reference</dt><dd>${o.paymentReference}</dd>!${error}!${reversal}

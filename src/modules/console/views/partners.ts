@@ -1,15 +1,31 @@
 import { html as h } from 'ghtml';
 import type { PageFrame } from '../models/frame.js';
-import type { KeyLine, PartnerLine, PartnerView } from '../models/partners.js';
+import type { KeyLine, PartnersView, PartnerView } from '../models/partners.js';
 import { csrfField, layout, secret, table } from './layout.js';
+import { modeSwitchBar, pagingBar } from './listing.js';
 
-export function partnersPage(frame: PageFrame, partners: PartnerLine[], canManage = false): string {
-  const rows = partners.map(
+export function partnersPage(frame: PageFrame, view: PartnersView): string {
+  const rows = view.lines.map(
     (p) =>
-      h`<tr><td><a href="/console/partners/${p.id}">${p.id}</a></td><td>${p.name}</td><td>${p.email}</td><td>${p.role}</td><td>${p.status}</td><td>${p.wallets}</td></tr>`,
+      h`<tr id="partner-${p.id}"><td><a href="/console/partners/${p.id}">${p.name || p.id}</a></td><td>${p.id}</td><td>${p.email}</td><td>${p.phone}</td><td>${p.role}</td><td>${p.status}</td><td>${p.available}</td><td>${p.held}</td></tr>`,
   );
-  const add = canManage ? h`<p><a href="/console/partners/new">New partner</a></p>` : '';
-  return layout(frame, h`!${add}!${table(['profile', 'name', 'e-mail', 'role', 'status', 'wallets'], rows, 'No profile.')}`);
+  const statuses = view.statuses
+    .map((s) => h`<option value="${s}"!${view.form.status === s ? ' selected' : ''}>${s || 'any status'}</option>`)
+    .join('');
+  const add = view.canManage ? h`<p><a href="/console/partners/new">New partner</a></p>` : '';
+  const mode = view.modes.current;
+  return layout(
+    frame,
+    h`!${add}!${modeSwitchBar(view.modes)}
+<form method="get" action="/console/partners" class="search">
+  <input type="hidden" name="mode" value="${mode}">
+  <label>Name, e-mail, phone or profile id <input name="q" value="${view.form.q}"></label>
+  <label>Status <select name="status">!${statuses}</select></label>
+  <button type="submit">Search</button>
+</form>
+!${table(['partner', 'profile', 'e-mail', 'phone', 'role', 'status', `${mode} available`, `${mode} held`], rows, 'No partner matches.')}
+!${pagingBar(view.paging)}`,
+  );
 }
 
 export function partnerPage(frame: PageFrame, p: PartnerView): string {

@@ -2,6 +2,7 @@ import { html as h } from 'ghtml';
 import type { PageFrame } from '../models/frame.js';
 import type { TopUpHistoryView, TopUpLine, TopUpsView } from '../models/top-ups.js';
 import { csrfField, layout, table } from './layout.js';
+import { modeSwitchBar, pagingBar, partnerLink } from './listing.js';
 
 /** A Mobile Money top-up's gateway side, in one cell. */
 const momoCell = (t: TopUpLine) =>
@@ -11,6 +12,9 @@ const momoCell = (t: TopUpLine) =>
 
 export function topUpsPage(frame: PageFrame, view: TopUpsView): string {
   const csrf = csrfField(frame.csrfToken);
+  const { form } = view;
+  const choices = (values: string[], chosen: string, any: string) =>
+    values.map((s) => h`<option value="${s}"!${chosen === s ? ' selected' : ''}>${s || any}</option>`).join('');
   const recheck = (t: TopUpLine) =>
     view.canDecide
       ? h`<form method="post" action="/console/top-ups/${t.id}/recheck" class="inline">!${csrf}<button type="submit">Re-check with Paystack</button></form>`
@@ -19,21 +23,42 @@ export function topUpsPage(frame: PageFrame, view: TopUpsView): string {
     t.momo
       ? h`!${momoCell(t)} !${recheck(t)}`
       : view.canDecide
-        ? h`<form method="post" action="/console/top-ups/${t.id}/approve" class="inline" hx-confirm="Approve ${t.amount} for ${t.profileId}?">!${csrf}<button type="submit">Approve</button></form>
+        ? h`<form method="post" action="/console/top-ups/${t.id}/approve" class="inline" hx-confirm="Approve ${t.amount} for ${t.partner.name}?">!${csrf}<button type="submit">Approve</button></form>
 <form method="post" action="/console/top-ups/${t.id}/reject" class="inline">!${csrf}<input name="reason" required maxlength="500" placeholder="reason" aria-label="rejection reason"><button type="submit">Reject</button></form>`
         : 'pending';
-  const pending = view.pending.map(
-    (t) =>
-      h`<tr id="topup-${t.id}"><td>${t.id}</td><td>${t.requestedAt}</td><td>${t.profileId}</td><td>${t.mode}</td><td>${t.amount}</td><td>${t.method}</td><td>${t.reference}</td><td>${t.note}</td><td>!${decide(t)}</td></tr>`,
+  // The checkboxes belong to the bulk form by its id: the rows' own forms cannot sit inside it.
+  const pick = (t: TopUpLine) =>
+    t.pending && t.momo === null && view.canDecide
+      ? h`<input type="checkbox" name="ids" value="${t.id}" form="bulk-approve" aria-label="select ${t.id}">`
+      : '';
+  const rows = view.lines.map((t) =>
+    t.pending
+      ? h`<tr id="topup-${t.id}"><td>!${pick(t)}</td><td>${t.id}</td><td>${t.requestedAt}</td><td>!${partnerLink(t.partner)}</td><td>${t.amount}</td><td>${t.method}</td><td>${t.reference}</td><td>${t.note}</td><td>pending</td><td>!${decide(t)}</td></tr>`
+      : h`<tr id="decided-${t.id}"><td></td><td>${t.id}</td><td>${t.requestedAt}</td><td>!${partnerLink(t.partner)}</td><td>${t.amount}</td><td>${t.method}</td><td>${t.reference}</td><td>${t.note}</td><td>${t.decision}<br><span class="muted">${t.decided}</span></td><td>!${t.momo ? h`!${momoCell(t)} !${recheck(t)}` : ''}</td></tr>`,
   );
-  const decided = view.decided.map(
-    (t) =>
-      h`<tr id="decided-${t.id}"><td>${t.id}</td><td>${t.requestedAt}</td><td>${t.profileId}</td><td>${t.mode}</td><td>${t.amount}</td><td>${t.method}</td><td>${t.reference}</td><td>${t.decision}</td><td>${t.decided}</td><td>!${t.momo ? h`!${momoCell(t)} !${recheck(t)}` : ''}</td></tr>`,
-  );
+  const bulkForm =
+    view.selectable > 0
+      ? h`<form method="post" action="/console/top-ups/approve" id="bulk-approve" hx-confirm="Approve every selected top-up?">!${csrf}<button type="submit">Approve selected</button></form>`
+      : '';
+  const bulk =
+    view.bulk.length === 0
+      ? ''
+      : h`<section id="bulk-result" role="status"><h2>Bulk approval</h2><ul>!${view.bulk
+          .map((b) => h`<li id="bulk-${b.id}" class="${b.approved ? 'ok' : 'bad'}">${b.id}: ${b.text}</li>`)
+          .join('')}</ul></section>`;
   return layout(
     frame,
-    h`<section><h2>Pending (${view.pending.length})</h2>!${table(['id', 'requested', 'profile', 'mode', 'amount', 'method', 'reference', 'note', ''], pending, 'No top-up is waiting.')}</section>
-<section><h2>Decided</h2>!${table(['id', 'requested', 'profile', 'mode', 'amount', 'method', 'reference', 'decision', 'when', 'Mobile Money'], decided, 'None yet.')}</section>`,
+    h`!${bulk}!${modeSwitchBar(view.modes)}
+<form method="get" action="/console/top-ups" class="search">
+  <input type="hidden" name="mode" value="${view.modes.current}">
+  <label>Top-up id, reference or partner <input name="q" value="${form.q}"></label>
+  <label>Status <select name="status">!${choices(view.statuses, form.status, 'any status')}</select></label>
+  <label>Method <select name="method">!${choices(view.methods, form.method, 'any method')}</select></label>
+  <button type="submit">Search</button>
+</form>
+!${bulkForm}
+!${table(['', 'id', 'requested', 'partner', 'amount', 'method', 'reference', 'note', 'status', ''], rows, 'No top-up matches.')}
+!${pagingBar(view.paging)}`,
   );
 }
 
@@ -50,7 +75,7 @@ export function topUpPage(frame: PageFrame, view: TopUpHistoryView): string {
   return layout(
     frame,
     h`<section><h2>Top-up ${t.id}</h2>
-<dl><dt>profile</dt><dd>${t.profileId} (${t.mode})</dd><dt>amount</dt><dd>${t.amount}</dd><dt>reference</dt><dd>${t.reference}</dd>
+<dl><dt>partner</dt><dd>!${partnerLink(t.partner)} (${t.mode})</dd><dt>amount</dt><dd>${t.amount}</dd><dt>reference</dt><dd>${t.reference}</dd>
 <dt>status</dt><dd>${t.decision || 'pending'}</dd><dt>decided</dt><dd>${t.decided}</dd><dt>gateway</dt><dd>!${momoCell(t) || 'none: a request staff decide'}</dd></dl>
 !${recheck}</section>
 <section><h2>Gateway history</h2>!${table(['when', 'source', 'payment', 'what', 'staff'], rows, 'No answer from the gateway yet.')}</section>`,
