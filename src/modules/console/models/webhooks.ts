@@ -120,7 +120,10 @@ export function partnerWebhooksView(
       created: at(e.createdAt),
       failingSince: e.failingSince === null ? '' : at(e.failingSince),
       recent: `${e.recent.delivered} delivered · ${e.recent.failing} failing`,
-      lastResult: e.lastAttempt === null ? '—' : `${at(e.lastAttempt.attemptedAt)} ${outcome(e.lastAttempt)}`,
+      lastResult:
+        e.lastAttempt === null
+          ? '—'
+          : `${at(e.lastAttempt.attemptedAt)} ${outcome({ lastStatusCode: e.lastAttempt.statusCode, lastError: e.lastAttempt.error })}`,
       deliveries: e.deliveries.map(deliveryLine),
     })),
     canRedeliver: mayAct(role, 'operator'),
