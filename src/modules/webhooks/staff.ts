@@ -3,7 +3,6 @@ import type { WebhookDeliveryStatus } from '../../db/schema.js';
 import { conflict, notFound } from '../../domain/errors.js';
 import type { Clock, Mode } from '../../domain/types.js';
 import type { Actor, AuditTrail } from '../audit/service.js';
-import { fullName } from '../profiles/service.js';
 import type { WebhookRepository } from './repository.js';
 import { MAX_ENDPOINTS_PER_OWNER } from './schemas.js';
 import { DELETED_BY_PARTNER } from './service.js';
@@ -73,6 +72,10 @@ export interface DeliveryDetail extends FailingDelivery {
   expired: boolean;
   attemptLog: { attemptedAt: number; statusCode: number | null; error: string | null; durationMs: number }[];
 }
+
+/** A partner's name as staff pages show it (as the profiles module writes it; importing it would make a module cycle). */
+const fullName = (p: { first_name: string; middle_name: string; last_name: string }) =>
+  [p.first_name, p.middle_name, p.last_name].filter((part) => part.trim() !== '').join(' ');
 
 const num = (v: number | string) => Number(v);
 const numOrNull = (v: number | string | null) => (v === null ? null : Number(v));
