@@ -108,18 +108,19 @@ describe(`console and CLI: partners' webhooks (${TEST_DIALECT})`, () => {
 
     const cli = await runCli(['webhooks', 'deliveries', a.id, '--json'], cliEnv(t));
     assert.equal(cli.code, 0, cli.stderr);
-    const listed = JSON.parse(cli.stdout) as { endpointId: string; deliveries: Record<string, unknown>[] };
-    assert.equal(listed.endpointId, a.id);
-    assert.equal(listed.deliveries.length, 1);
+    const listed = JSON.parse(cli.stdout) as Record<string, unknown>[];
+    assert.equal(listed.length, 1);
+    const [shown] = listed;
     assert.deepEqual(
       {
-        deliveryId: listed.deliveries[0]?.deliveryId,
-        eventId: listed.deliveries[0]?.eventId,
-        state: listed.deliveries[0]?.state,
-        attempts: listed.deliveries[0]?.attempts,
-        lastStatusCode: listed.deliveries[0]?.lastStatusCode,
+        deliveryId: shown?.deliveryId,
+        eventId: shown?.eventId,
+        endpointId: shown?.endpointId,
+        state: shown?.state,
+        attempts: shown?.attempts,
+        lastStatusCode: shown?.lastStatusCode,
       },
-      { deliveryId: deliveryA, eventId, state: 'retrying', attempts: 1, lastStatusCode: 500 },
+      { deliveryId: deliveryA, eventId, endpointId: a.id, state: 'retrying', attempts: 1, lastStatusCode: 500 },
     );
     const failures = await runCli(['webhooks', 'failures', '--profile', 'usr_super'], cliEnv(t));
     assert.equal(failures.code, 0, failures.stderr);
