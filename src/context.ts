@@ -29,6 +29,7 @@ import { adjustmentsWellFormed, LedgerVerifier, ledgerKindsKnown, walletsMatchLe
 import { WalletService } from './modules/wallet/service.js';
 import { WebhookDeliveryService } from './modules/webhooks/deliveries.js';
 import { WebhookEndpointService } from './modules/webhooks/service.js';
+import { WebhookStaffService } from './modules/webhooks/staff.js';
 import { FloatService } from './modules/float/service.js';
 import { ReconciliationService } from './modules/reconciliation/service.js';
 import { mobileMoneyFees } from './modules/margins/mobile-money-fees.js';
@@ -69,6 +70,8 @@ export interface AppContext {
   events: EventService;
   webhookEndpoints: WebhookEndpointService;
   webhookDeliveries: WebhookDeliveryService;
+  /** Partners' webhooks as staff see and correct them (the console, `cli webhooks`). */
+  webhookStaff: WebhookStaffService;
   ledger: LedgerVerifier;
   /** Staff adjustments of wallets (four eyes above ADJUSTMENT_APPROVAL_ABOVE). */
   adjustments: AdjustmentService;
@@ -181,6 +184,14 @@ export function createContext(
     audit,
     clock,
   );
+  const webhookStaff = new WebhookStaffService(
+    database,
+    repositories.webhookStaff,
+    webhooks,
+    audit,
+    clock,
+    webhookSettings.eventRetentionMs,
+  );
   const ledger = new LedgerVerifier(database, wallets, [
     walletsMatchLedger(wallets),
     ledgerKindsKnown(wallets),
@@ -239,6 +250,7 @@ export function createContext(
     events: new EventService(database, events, webhooks, clock),
     webhookEndpoints: webhookEndpointService,
     webhookDeliveries: new WebhookDeliveryService(database, webhooks, webhookSecrets, webhookSettings, clock),
+    webhookStaff,
     ledger,
     adjustments: adjustmentService,
     statements: statementService,
@@ -256,6 +268,7 @@ export function createContext(
       ledger,
       staff: staffService,
       webhooks: webhookEndpointService,
+      webhookStaff,
       packages: packageEditor,
       packageRoutes: packageRouteService,
       audit,

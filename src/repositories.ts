@@ -20,6 +20,7 @@ import { AdjustmentRepository } from './modules/wallet/adjustment-repository.js'
 import { StatementRepository } from './modules/wallet/statement-repository.js';
 import { WalletRepository } from './modules/wallet/repository.js';
 import { WebhookRepository } from './modules/webhooks/repository.js';
+import { WebhookStaffRepository } from './modules/webhooks/staff-repository.js';
 
 /** Every repository of one database, built once: each owns its statements and caches. */
 export interface Repositories {
@@ -37,6 +38,8 @@ export interface Repositories {
   idempotency: IdempotencyRepository;
   events: EventRepository;
   webhooks: WebhookRepository;
+  /** Webhook deliveries across partners, for staff. */
+  webhookStaff: WebhookStaffRepository;
   /** Staff accounts and sessions (the console). */
   staff: StaffRepository;
   /** The audit trail of staff actions. */
@@ -72,6 +75,7 @@ export function createRepositories(database: Database): Repositories {
     idempotency: new IdempotencyRepository(database),
     events,
     webhooks,
+    webhookStaff: new WebhookStaffRepository(database),
     staff: new StaffRepository(database),
     floats: new FloatRepository(database),
     reconciliation: new ReconciliationRepository(database),

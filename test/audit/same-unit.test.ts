@@ -168,6 +168,30 @@ async function newEndpoint(t: TestApp): Promise<string> {
   return res.body.data._id as string;
 }
 
+/** An endpoint disabled by staff (not by its partner): one staff may enable again. */
+async function disabledEndpoint(t: TestApp): Promise<string> {
+  const id = await newEndpoint(t);
+  await t.ctx.webhookEndpoints.disableForStaff(cliActor(), id, 'answers 500');
+  return id;
+}
+
+/** A delivery (its number) of a live event to a new endpoint, failed for good as the worker leaves it after its last retry. */
+async function failedDelivery(t: TestApp): Promise<string> {
+  const endpointId = await newEndpoint(t);
+  await t.ctx.topUps.approve(cliActor(), await pendingTopUp(t, `AUD-W-${numbers++}`));
+  const delivery = await t.database.db
+    .selectFrom('webhook_deliveries')
+    .select('id')
+    .where('endpoint_id', '=', endpointId)
+    .executeTakeFirstOrThrow();
+  await t.database.db
+    .updateTable('webhook_deliveries')
+    .set({ status: 'failed', attempts: 10, next_attempt_at: null, last_status_code: 500 })
+    .where('id', '=', delivery.id)
+    .execute();
+  return String(delivery.id);
+}
+
 let staffCount = 0;
 async function newStaff(t: TestApp): Promise<{ id: string; email: string }> {
   const email = `member${staffCount++}@staff.example`;
@@ -296,6 +320,13 @@ const CONSOLE_ACTIONS: ConsoleAction[] = [
     setup: async () => 'pkg_a_2gb',
     run: (_t, a, id) => a.post(`/console/packages/${id}/routes`, { r0_provider: 'dtone', r0_productId: String(100 + numbers++), r1_provider: 'sandbox' }),
   },
+  { action: 'webhook.redeliver', setup: failedDelivery, run: (_t, a, id) => a.post(`/console/webhooks/deliveries/${id}/redeliver`) },
+  {
+    action: 'webhook.disable',
+    setup: newEndpoint,
+    run: (_t, a, id) => a.post(`/console/webhooks/endpoints/${id}/disable`, { reason: 'answers 500' }),
+  },
+  { action: 'webhook.enable', setup: disabledEndpoint, run: (_t, a, id) => a.post(`/console/webhooks/endpoints/${id}/enable`) },
   {
     action: 'wallet.adjust',
     setup: async () => 'usr_super',
@@ -410,6 +441,8 @@ const CLI_ACTIONS: CliAction[] = [
   { action: 'webhook.disable', setup: newEndpoint, args: (id) => ['webhooks', 'disable', id, '--reason', 'answers 500'] },
   { action: 'package.update', setup: async () => 'pkg_b_1gb', args: (id) => ['packages', 'update', id, '--price', `${7 + (numbers++ % 50)}.25`] },
   { action: 'reconciliation.resolve', setup: (t) => seedFinding(t), args: (id) => ['providers', 'resolve-finding', id, '--note', 'refunded by hand'] },
+  { action: 'webhook.enable', setup: disabledEndpoint, args: (id) => ['webhooks', 'enable', id] },
+  { action: 'webhook.redeliver', setup: failedDelivery, args: (id) => ['webhooks', 'redeliver', id] },
   {
     action: 'package.routes.set',
     setup: async () => 'pkg_b_1gb',

@@ -116,8 +116,34 @@ describe('generated console route security tests (every route of test/support/co
       finding: await seedFinding(t),
       ...(await pendingAdjustments()),
       twoFactorAccount,
+      ...(await webhookRecords()),
     };
   });
+
+  /** Three live endpoints of usr_super (nothing listens: no worker sends here), one disabled, and a delivery to another. */
+  async function webhookRecords() {
+    const endpoint = async (n: number, events: string[]) => {
+      const res = await t.call('POST', '/api/v1/webhook-endpoints', {
+        key: KEYS.superLive,
+        body: { url: `http://127.0.0.1:9/route-security/${n}`, events },
+      });
+      assert.equal(res.status, 201, JSON.stringify(res.body));
+      return res.body.data._id as string;
+    };
+    const receiving = await endpoint(1, ['topup.approved']);
+    const toDisable = await endpoint(2, ['order.failed']);
+    const toEnable = await endpoint(3, ['order.failed']);
+    await t.ctx.webhookEndpoints.disableForStaff({ staffId: null, name: 'cli:test', address: null }, toEnable, 'security test');
+    const topUp = await t.call('POST', '/api/v1/top-ups/request', { key: KEYS.superLive, body: { amount: 3, method: 'momo', reference: 'SEC-WEBHOOK-1' } });
+    assert.equal(topUp.status, 201, JSON.stringify(topUp.body));
+    await t.ctx.topUps.approve({ staffId: null, name: 'cli:test', address: null }, topUp.body.data._id as string);
+    const delivery = await t.database.db
+      .selectFrom('webhook_deliveries')
+      .select('id')
+      .where('endpoint_id', '=', receiving)
+      .executeTakeFirstOrThrow();
+    return { webhookDelivery: String(delivery.id), webhookEndpointToDisable: toDisable, webhookEndpointToEnable: toEnable };
+  }
   after(() => t.close());
 
   /** Two adjustments above ADJUSTMENT_APPROVAL_ABOVE, requested by an admin who is not the one the tests decide with. */
@@ -168,7 +194,11 @@ describe('generated console route security tests (every route of test/support/co
       db.selectFrom('reconciliation_findings').select(['id', 'resolved_at', 'resolution_note']).orderBy('id').execute(),
       db.selectFrom('wallet_adjustments').select(['id', 'status']).orderBy('id').execute(),
     ]);
-    return JSON.stringify({ wallets, topUps, orders, items, sales, outbox, keys, profiles, staff, sessionCount, credentials, done, packages, prices, routes, runs, findings, adjustments });
+    const webhooks = await Promise.all([
+      db.selectFrom('webhook_endpoints').select(['id', 'status', 'disabled_reason']).orderBy('id').execute(),
+      db.selectFrom('webhook_deliveries').select(['id', 'status', 'schedule_step', 'next_attempt_at', 'updated_at']).orderBy('id').execute(),
+    ]);
+    return JSON.stringify({ wallets, topUps, orders, items, sales, outbox, keys, profiles, staff, sessionCount, credentials, done, packages, prices, routes, runs, findings, adjustments, webhooks });
   }
 
   /** The route's valid call (its params and form), as `who` sends it; `csrf`: the token sent (null: none). */

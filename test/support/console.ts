@@ -165,6 +165,11 @@ export interface ConsoleRecords {
   adjustmentToReject: string;
   /** A staff account with two-factor sign-in on, no test signs in with. */
   twoFactorAccount: string;
+  /** A delivery (its number) of a live event of usr_super to an enabled endpoint. */
+  webhookDelivery: string;
+  /** Enabled and disabled (by staff) webhook endpoints of usr_super. */
+  webhookEndpointToDisable: string;
+  webhookEndpointToEnable: string;
 }
 
 export interface ConsoleRouteCase {
@@ -465,6 +470,30 @@ export const CONSOLE_ROUTES: ConsoleRouteCase[] = [
     role: 'admin',
     params: (r) => ({ id: r.finding }),
     form: () => ({ note: 'reversed the order' }),
+  },
+  { method: 'GET', url: '/console/webhooks', role: 'viewer' },
+  { method: 'GET', url: '/console/webhooks/deliveries/:id', role: 'viewer', params: (r) => ({ id: r.webhookDelivery }) },
+  {
+    method: 'POST',
+    url: '/console/webhooks/deliveries/:id/redeliver',
+    role: 'operator',
+    params: (r) => ({ id: r.webhookDelivery }),
+    form: () => ({}),
+  },
+  { method: 'GET', url: '/console/partners/:id/webhooks', role: 'viewer', params: () => ({ id: 'usr_super' }) },
+  {
+    method: 'POST',
+    url: '/console/webhooks/endpoints/:id/disable',
+    role: 'admin',
+    params: (r) => ({ id: r.webhookEndpointToDisable }),
+    form: () => ({ reason: 'answers 500 to everything' }),
+  },
+  {
+    method: 'POST',
+    url: '/console/webhooks/endpoints/:id/enable',
+    role: 'admin',
+    params: (r) => ({ id: r.webhookEndpointToEnable }),
+    form: () => ({}),
   },
 ];
 

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { DomainError } from '../../domain/errors.js';
+import { parseDeliveryId, type StaffDelivery } from '../../modules/webhooks/staff.js';
 import { cliActor } from '../actor.js';
 import { printJson } from '../duration.js';
 import { CliError, withRuntime } from '../runtime.js';
@@ -11,6 +12,18 @@ function parseLimit(value: string): number {
     throw new CliError('--limit must be an integer from 1 to 1000');
   return Number(value);
 }
+
+/** A refusal of the service, printed as the console shows it. */
+async function refusalPrinted<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof DomainError) throw new CliError(`refused: ${error.message}`);
+    throw error;
+  }
+}
+
+const outcomeOf = (d: StaffDelivery) => (d.attempts === 0 ? 'not attempted' : d.lastStatusCode === null ? (d.lastError ?? 'no answer') : `HTTP ${d.lastStatusCode}`);
 
 export function register(program: Command): void {
   const webhooks = program.command('webhooks').description("partners' webhook endpoints and their failing deliveries");
@@ -55,7 +68,7 @@ export function register(program: Command): void {
             const outcome = d.lastStatusCode === null ? (d.lastError ?? 'no answer') : `HTTP ${d.lastStatusCode}`;
             const state = d.status === 'failed' ? 'failed' : 'retrying';
             console.log(
-              `${d.eventId}  ${d.eventType}  ${d.mode}  ${state}  ${d.attempts} attempt(s)  last ${iso(d.lastAttemptAt)} ${outcome}  → ${d.endpointId} ${d.url}`,
+              `${d.deliveryId}  ${d.eventId}  ${d.eventType}  ${d.mode}  ${state}  ${d.attempts} attempt(s)  last ${iso(d.lastAttemptAt)} ${outcome}  → ${d.endpointId} ${d.url}`,
             );
           }
         },
@@ -73,13 +86,64 @@ export function register(program: Command): void {
       if (reason === '') throw new CliError('--reason must not be empty');
       await withRuntime(
         async ({ ctx }) => {
-          try {
-            await ctx.console.disableWebhookEndpoint(cliActor(), endpointId, reason);
-            console.log(`disabled ${endpointId}: ${reason}`);
-          } catch (error) {
-            if (error instanceof DomainError) throw new CliError(`refused: ${error.message}`);
-            throw error;
+          await refusalPrinted(() => ctx.console.disableWebhookEndpoint(cliActor(), endpointId, reason));
+          console.log(`disabled ${endpointId}: ${reason}`);
+        },
+        { logLevel: 'warn' },
+      );
+    });
+
+  webhooks
+    .command('enable')
+    .argument('<endpointId>', 'the endpoint (we_…)')
+    .description('enable a disabled webhook endpoint again (not one the partner deleted); its failed deliveries stay failed: redeliver them')
+    .action(async (endpointId: string) => {
+      await withRuntime(
+        async ({ ctx }) => {
+          const owner = await refusalPrinted(() => ctx.console.enableWebhookEndpoint(cliActor(), endpointId));
+          console.log(`enabled ${endpointId} (${owner.profileId}, ${owner.mode})`);
+        },
+        { logLevel: 'warn' },
+      );
+    });
+
+  webhooks
+    .command('deliveries')
+    .argument('<endpointId>', 'the endpoint (we_…)')
+    .option('--limit <n>', 'how many, latest first', '50')
+    .option('--json', 'print the deliveries as JSON')
+    .description("an endpoint's latest deliveries: event, attempts, last answer, next attempt, state")
+    .action(async (endpointId: string, opts: { limit: string; json?: boolean }) => {
+      const limit = parseLimit(opts.limit);
+      await withRuntime(
+        async ({ ctx }) => {
+          const deliveries = await refusalPrinted(() => ctx.webhookStaff.deliveriesOf(endpointId, limit));
+          if (opts.json) return printJson(deliveries);
+          if (deliveries.length === 0) console.log(`no deliveries to ${endpointId}`);
+          for (const d of deliveries) {
+            const next = d.nextAttemptAt === null ? '' : `  next ${iso(d.nextAttemptAt)}`;
+            console.log(
+              `${d.deliveryId}  ${d.eventId}  ${d.eventType}  ${d.state}  ${d.attempts} attempt(s)  last ${iso(d.lastAttemptAt)} ${outcomeOf(d)}${next}`,
+            );
           }
+        },
+        { logLevel: 'warn' },
+      );
+    });
+
+  webhooks
+    .command('redeliver')
+    .argument('<deliveryId>', 'the delivery (a number, as `webhooks deliveries` and `webhooks failures --json` show it)')
+    .option('--json', 'print the queued delivery as JSON')
+    .description('queue the delivery again from the start of the retry schedule: the worker sends the event to that endpoint once more')
+    .action(async (given: string, opts: { json?: boolean }) => {
+      const deliveryId = parseDeliveryId(given);
+      if (deliveryId === null) throw new CliError(`<deliveryId> must be a delivery number, not ${JSON.stringify(given)}`);
+      await withRuntime(
+        async ({ ctx }) => {
+          const queued = await refusalPrinted(() => ctx.console.redeliverWebhook(cliActor(), deliveryId));
+          if (opts.json) return printJson({ ...queued, status: 'pending' });
+          console.log(`queued delivery ${queued.deliveryId} of ${queued.eventId} to ${queued.endpointId}: the worker sends it shortly`);
         },
         { logLevel: 'warn' },
       );

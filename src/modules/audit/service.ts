@@ -43,6 +43,8 @@ export const AUDIT_ACTIONS = [
   'staff.recovery_codes_regenerate',
   'ledger.verify',
   'webhook.disable',
+  'webhook.enable',
+  'webhook.redeliver',
   'package.update',
   'package.routes.set',
   'reconciliation.run',

@@ -17,6 +17,7 @@ import type { ResultCheckerService } from '../result-checker/service.js';
 import type { MomoTopUpService } from '../top-ups/momo.js';
 import type { TopUpService } from '../top-ups/service.js';
 import type { WebhookEndpointService } from '../webhooks/service.js';
+import type { WebhookStaffService } from '../webhooks/staff.js';
 import type { LedgerVerifier } from '../wallet/ledger-verify.js';
 import type { AdjustmentRequest, AdjustmentService } from '../wallet/adjustments.js';
 import type { StatementQuery, StatementService } from '../wallet/statement.js';
@@ -44,6 +45,7 @@ export interface ConsoleServices {
   ledger: LedgerVerifier;
   staff: StaffService;
   webhooks: WebhookEndpointService;
+  webhookStaff: WebhookStaffService;
   packages: PackageEditor;
   packageRoutes: PackageRouteService;
   audit: AuditTrail;
@@ -201,6 +203,19 @@ export class ConsoleOperations {
   /** GHS: an adjustment above it waits for a second admin. */
   get adjustmentApprovalAbove(): number {
     return this.s.adjustments.approvalAbove;
+  }
+
+  /** A partner's webhook endpoints of one mode, with their recent deliveries. */
+  webhookEndpoints(profileId: string, mode: Mode) {
+    return this.s.webhookStaff.endpointsOf(profileId, mode);
+  }
+
+  failingWebhooks(mode: Mode, before: number | null) {
+    return this.s.webhookStaff.failing(mode, before);
+  }
+
+  webhookDelivery(deliveryId: number) {
+    return this.s.webhookStaff.delivery(deliveryId);
   }
 
   staffAccounts() {
@@ -395,6 +410,19 @@ export class ConsoleOperations {
   disableWebhookEndpoint(actor: Actor, endpointId: string, reason: string) {
     return this.refusalRecorded(actor, 'webhook.disable', { type: 'webhook_endpoint', id: endpointId }, { reason }, () =>
       this.s.webhooks.disableForStaff(actor, endpointId, reason),
+    );
+  }
+
+  enableWebhookEndpoint(actor: Actor, endpointId: string) {
+    return this.refusalRecorded(actor, 'webhook.enable', { type: 'webhook_endpoint', id: endpointId }, {}, () =>
+      this.s.webhookStaff.enable(actor, endpointId),
+    );
+  }
+
+  /** Queued for the worker, which sends it (never from the request). */
+  redeliverWebhook(actor: Actor, deliveryId: number) {
+    return this.refusalRecorded(actor, 'webhook.redeliver', { type: 'webhook_delivery', id: String(deliveryId) }, {}, () =>
+      this.s.webhookStaff.redeliver(actor, deliveryId),
     );
   }
 

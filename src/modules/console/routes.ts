@@ -34,6 +34,7 @@ import { sessionRoutes } from './routes/session.js';
 import { staffRoutes } from './routes/staff.js';
 import { topUpRoutes } from './routes/top-ups.js';
 import { twoFactorRoutes } from './routes/two-factor.js';
+import { webhookRoutes } from './routes/webhooks.js';
 import { mayAct, type LiveSession, type StaffService } from './service.js';
 import { SignInFailures } from './sign-in-failures.js';
 import { errorPage } from './views/layout.js';
@@ -265,6 +266,7 @@ export async function consoleRoutes(app: FastifyInstance, opts: ConsoleRouteOpti
     auditRoutes,
     reconciliationRoutes,
     reportRoutes,
+    webhookRoutes,
   ])
     await app.register(routes, deps);
 }

@@ -223,3 +223,14 @@ export const AdjustmentBody = Type.Object({
   reason: Type.String({ maxLength: 300 }),
 });
 export type AdjustmentBody = Static<typeof AdjustmentBody>;
+
+/** A page of a partner's webhooks: the mode, and the notice after an action. */
+export const PartnerWebhooksQuery = Type.Object({ mode: Type.Optional(Mode), notice: Type.Optional(Type.String({ maxLength: 40 })) });
+export type PartnerWebhooksQuery = Static<typeof PartnerWebhooksQuery>;
+
+/** The failing webhooks page: the mode, and the delivery id the page starts below (keyset paging). */
+export const FailingWebhooksQuery = Type.Object({
+  mode: Type.Optional(Mode),
+  before: Type.Optional(Type.Integer({ minimum: 1 })),
+});
+export type FailingWebhooksQuery = Static<typeof FailingWebhooksQuery>;

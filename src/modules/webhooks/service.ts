@@ -21,6 +21,8 @@ import { checkResolvedAddresses, parseEndpointUrl, UrlRefused, type UrlRules } f
 const CODE = 'WEBHOOK_ENDPOINT_INVALID';
 /** After a rotation the previous secret keeps signing this long, so receivers can switch over. */
 export const ROTATION_OVERLAP_MS = 24 * 3_600_000;
+/** Why an endpoint the partner deleted is disabled: staff do not enable it again (./staff.ts). */
+export const DELETED_BY_PARTNER = 'deleted by the partner';
 
 interface EndpointRow {
   id: string;
@@ -116,7 +118,7 @@ export class WebhookEndpointService {
   /** DELETE: the endpoint is disabled (kept, with its deliveries' history); pending deliveries stop. */
   async remove(owner: Owner, endpointId: string): Promise<WebhookEndpoint> {
     await this.owned(owner, endpointId);
-    await this.database.unit((tx) => this.webhooks.disable(tx, endpointId, 'deleted by the partner', this.clock()));
+    await this.database.unit((tx) => this.webhooks.disable(tx, endpointId, DELETED_BY_PARTNER, this.clock()));
     return this.one(owner, endpointId);
   }
 
@@ -167,14 +169,17 @@ export class WebhookEndpointService {
   }
 
   /** Staff: disable any endpoint (`cli webhooks disable`). Refused when it is disabled already. */
-  async disableForStaff(actor: Actor, endpointId: string, reason: string): Promise<void> {
+  async disableForStaff(actor: Actor, endpointId: string, given: string): Promise<Owner> {
+    const reason = given.trim();
+    if (reason === '') throw invalid('INVALID_REQUEST', 'give a reason: the partner sees it on the endpoint');
     const endpoint = await this.webhooks.findEndpoint(endpointId);
     if (!endpoint) throw notFound('WEBHOOK_ENDPOINT_NOT_FOUND', `no webhook endpoint ${endpointId}`);
-    await this.database.unit(async (tx) => {
+    return this.database.unit(async (tx) => {
       if (!(await this.webhooks.disable(tx, endpointId, reason, this.clock())))
         throw conflict('INVALID_REQUEST', `webhook endpoint ${endpointId} is already disabled`);
       const owner = { profileId: endpoint.profile_id, mode: endpoint.mode };
       await this.audit.record(tx, actor, 'webhook.disable', { type: 'webhook_endpoint', id: endpointId }, { reason, ...owner });
+      return owner;
     });
   }
 

@@ -37,6 +37,7 @@ const NAV: [string, string, StaffRole][] = [
   ['reconciliation', '/console/reconciliation', 'viewer'],
   ['margins', '/console/reports/margins', 'viewer'],
   ['adjustments', '/console/adjustments', 'viewer'],
+  ['webhooks', '/console/webhooks', 'viewer'],
   ['staff', '/console/staff', 'admin'],
   ['audit', '/console/audit', 'viewer'],
   ['password', '/console/password', 'viewer'],

@@ -98,6 +98,9 @@ const NOTICES: Record<string, string> = {
   'recheck-unknown': 'Re-checked: Paystack gave no usable answer; the worker asks again.',
   'recheck-done': 'Re-checked: already decided; nothing changed.',
   '2fa-off': 'Two-factor sign-in is off.',
+  redelivered: 'Redelivery queued: the worker sends the event to the endpoint again shortly.',
+  'webhook-disabled': 'Endpoint disabled: nothing more is sent to it, and its pending deliveries failed.',
+  'webhook-enabled': 'Endpoint enabled: new events go to it again; redeliver the failed ones that should still arrive.',
   '2fa-reset': 'Two-factor sign-in removed: the account signs in with its password alone until it sets it up again.',
   'recovery-code': 'Signed in with a recovery code: it cannot be used again. Set up a new device when you can.',
 };

@@ -55,7 +55,7 @@ export function partnerPage(frame: PageFrame, p: PartnerView): string {
   const adjust = p.canManage
     ? h`<section><h2>Adjust a wallet</h2><form method="post" action="/console/partners/${p.id}/adjustments" class="adjust">!${csrf}<label>Wallet <select name="mode"><option value="live">live</option><option value="test">test</option></select></label><label>Direction <select name="direction"><option value="credit">credit</option><option value="debit">debit</option></select></label><label>Amount (GHS) <input name="amount" required inputmode="decimal" maxlength="40"></label><label>Reason <input name="reason" required maxlength="300"></label><button type="submit">Adjust</button></form><p class="muted">Above ${p.approvalAbove} a second admin approves it first (Adjustments).</p></section>`
     : '';
-  const links = h`<p><a href="/console/partners/${p.id}/statement?mode=live">Live statement</a> · <a href="/console/partners/${p.id}/statement?mode=test">Test statement</a>!${p.canManage ? h` · <a href="/console/partners/${p.id}/edit">Edit details</a>` : ''}</p>`;
+  const links = h`<p><a href="/console/partners/${p.id}/statement?mode=live">Live statement</a> · <a href="/console/partners/${p.id}/statement?mode=test">Test statement</a> · <a href="/console/partners/${p.id}/webhooks?mode=live">Live webhooks</a> · <a href="/console/partners/${p.id}/webhooks?mode=test">Test webhooks</a>!${p.canManage ? h` · <a href="/console/partners/${p.id}/edit">Edit details</a>` : ''}</p>`;
   const createKey = p.canManage
     ? h`<form method="post" action="/console/partners/${p.id}/keys">!${csrf}<label>Mode <select name="mode"><option value="live">live</option><option value="test">test</option></select></label><button type="submit">Create key</button></form>`
     : '';
