@@ -44,7 +44,19 @@ export async function createTestDatabase(): Promise<TestDatabase> {
         const cleanup = await connect(url, { poolSize: 1 });
         try {
           const { sql } = await import('kysely');
-          await sql.raw(`drop schema if exists ${pgSchema} cascade`).execute(cleanup.db);
+          // A process the test started (a CLI worker) may still be writing to the schema when the test
+          // ends: the drop then deadlocks with it and PostgreSQL cancels one of the two (CI saw the
+          // drop cancelled). It is tried again once the other has moved on.
+          for (let attempt = 1; ; attempt++) {
+            try {
+              await sql.raw(`drop schema if exists ${pgSchema} cascade`).execute(cleanup.db);
+              break;
+            } catch (error) {
+              const code = (error as { code?: unknown }).code;
+              if (attempt >= 10 || (code !== '40P01' && code !== '55P03')) throw error;
+              await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+            }
+          }
         } finally {
           await cleanup.close();
         }
