@@ -1,8 +1,7 @@
 import type { Command } from 'commander';
 import type { BuildAppOptions } from '../../app.js';
 import { Lifecycle } from '../../ops/lifecycle.js';
-import { startBootListener } from '../../ops/listeners.js';
-import { startServer, type BackgroundTask } from '../../server.js';
+import type { BackgroundTask } from '../../server.js';
 import { checkRoutesBeforeStart } from '../route-check.js';
 import { openRuntime, type Runtime } from '../runtime.js';
 import { backgroundTasks } from './worker.js';
@@ -13,7 +12,9 @@ export async function serve(
   appOptions: Pick<BuildAppOptions, 'docsApiKey'> = {},
 ): Promise<{ url: string }> {
   await checkRoutesBeforeStart(rt);
-  const tasks: BackgroundTask[] = rt.ctx.config.worker === 'inline' ? backgroundTasks(rt) : [];
+  // Loaded here, not at the CLI's start (see ./worker.ts).
+  const { startServer } = await import('../../server.js');
+  const tasks: BackgroundTask[] = rt.ctx.config.worker === 'inline' ? await backgroundTasks(rt) : [];
   const server = await startServer(rt.ctx, rt.logger, tasks, () => rt.close(), lifecycle, appOptions);
   rt.logger.info({ url: server.url, worker: rt.ctx.config.worker }, 'partner-api listening');
   return { url: server.url };
@@ -30,6 +31,7 @@ export function register(program: Command): void {
       const rt = await openRuntime({
         longRunning: true,
         async whileMigrating(config, logger) {
+          const { startBootListener } = await import('../../ops/listeners.js');
           const boot = await startBootListener(config);
           logger.info({ url: boot.url }, 'running migrations; /readyz answers 503 until they are done');
           return () => boot.close();
