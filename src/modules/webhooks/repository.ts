@@ -108,6 +108,22 @@ function webhookStatements(statements: Statements) {
   };
 }
 
+/** Endpoints with the event types each is subscribed to, in one read (the staff's reads use it too). */
+export async function withSubscribedEvents<E extends { id: string }>(database: Database, endpoints: E[]): Promise<(E & { events: string[] })[]> {
+  if (endpoints.length === 0) return [];
+  const subscriptions = await database.read
+    .selectFrom('webhook_subscriptions')
+    .selectAll()
+    .where(
+      'endpoint_id',
+      'in',
+      endpoints.map((e) => e.id),
+    )
+    .orderBy('event_type')
+    .execute();
+  return endpoints.map((e) => ({ ...e, events: subscriptions.filter((s) => s.endpoint_id === e.id).map((s) => s.event_type) }));
+}
+
 export class WebhookRepository {
   private readonly q: ReturnType<typeof webhookStatements>;
 
@@ -190,19 +206,8 @@ export class WebhookRepository {
     return this.withEvents(endpoints);
   }
 
-  private async withEvents<E extends { id: string }>(endpoints: E[]): Promise<(E & { events: string[] })[]> {
-    if (endpoints.length === 0) return [];
-    const subscriptions = await this.database.read
-      .selectFrom('webhook_subscriptions')
-      .selectAll()
-      .where(
-        'endpoint_id',
-        'in',
-        endpoints.map((e) => e.id),
-      )
-      .orderBy('event_type')
-      .execute();
-    return endpoints.map((e) => ({ ...e, events: subscriptions.filter((s) => s.endpoint_id === e.id).map((s) => s.event_type) }));
+  private withEvents<E extends { id: string }>(endpoints: E[]): Promise<(E & { events: string[] })[]> {
+    return withSubscribedEvents(this.database, endpoints);
   }
 
   /** The endpoint, locked until the unit ends (PostgreSQL). */

@@ -3,6 +3,7 @@ import type { Database } from '../../db/connection.js';
 import type { DB } from '../../db/schema.js';
 import type { Tx } from '../../db/unit-of-work.js';
 import type { Mode } from '../../domain/types.js';
+import { withSubscribedEvents } from './repository.js';
 
 /**
  * What staff read and do about webhook deliveries (the console's webhook pages, `cli webhooks`):
@@ -43,18 +44,7 @@ export class WebhookStaffRepository {
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
       .execute();
-    if (endpoints.length === 0) return [];
-    const subscriptions = await this.database.read
-      .selectFrom('webhook_subscriptions')
-      .selectAll()
-      .where(
-        'endpoint_id',
-        'in',
-        endpoints.map((e) => e.id),
-      )
-      .orderBy('event_type')
-      .execute();
-    return endpoints.map((e) => ({ ...e, events: subscriptions.filter((s) => s.endpoint_id === e.id).map((s) => s.event_type) }));
+    return withSubscribedEvents(this.database, endpoints);
   }
 
   /** Per endpoint, its deliveries made since `since`: how many succeeded, how many are failing. */
