@@ -737,6 +737,10 @@ async function main(): Promise<void> {
       : null;
     /** A/B: per scenario, each build's median req/s and p99, and this build's median ratio to the other's (paired by round). */
     const other = servers[1];
+    const cpuOf = (found: Row[]): number | null => {
+      const values = found.flatMap((r) => (r.cpuMsPerOrder === undefined ? [] : [r.cpuMsPerOrder]));
+      return values.length ? median(values) : null;
+    };
     const ab = other
       ? [...reads, ...purchases].map((name) => {
           // A round in which either build refused or dropped answers measured something else (every
@@ -760,6 +764,10 @@ async function main(): Promise<void> {
             unclean: rowsOf(name, self.label).length + rowsOf(name, other.label).length - mine.length - theirs.length,
             thisDrainS: drainOf(name, self.label),
             otherDrainS: drainOf(name, other.label),
+            // The service's CPU per order (all its threads): what a purchase costs each build, less
+            // moved than req/s by the machine's speed, but still by what shares its core.
+            thisCpuMs: cpuOf(mine),
+            otherCpuMs: cpuOf(theirs),
           };
         })
       : null;
@@ -853,7 +861,9 @@ async function main(): Promise<void> {
       console.log(
         `\nA/B: this build (${THIS_ROOT}) against ${other.label} (${other.root}), ${ROUNDS} alternating rounds, medians:`,
       );
-      console.log('scenario                   this req/s  other req/s  this p99  other p99  this/other  this drain s  other drain s');
+      console.log(
+        'scenario                   this req/s  other req/s  this p99  other p99  this/other  this drain s  other drain s  CPU ms/order this, other',
+      );
       for (const a of ab) {
         if (a.runs === 0) {
           const why = a.unclean > 0 ? 'no round in which both builds answered every request 2xx' : `not run on ${other.label}: no upstreams`;
@@ -870,7 +880,16 @@ async function main(): Promise<void> {
             fixed(a.ratio).padStart(11),
             seconds(a.thisDrainS).padStart(13),
             seconds(a.otherDrainS).padStart(14),
+            a.thisCpuMs === null || a.otherCpuMs === null ? '' : `  ${a.thisCpuMs.toFixed(2)}, ${a.otherCpuMs.toFixed(2)}`,
           ].join(' ') + (a.unclean > 0 ? `  (${a.unclean} run(s) with answers not 2xx left out)` : ''),
+        );
+      }
+      if (SERVICE_CPUS === null) {
+        // Measured 2026-11-26 on a 2-core machine: unpinned, two services of the same build differed by
+        // up to 1.6x in one A/B run; pinned, the two builds' ratio held within a few hundredths from
+        // round to round (docs/performance.md, "A/B runs").
+        console.log(
+          'not pinned: unpinned runs of one build have differed by up to 1.6x here; for a ratio to trust, run with BENCH_SERVICE_CPUS=0 BENCH_RIG_CPUS=1',
         );
       }
       const worst = ab.reduce<(typeof ab)[number] | null>(
