@@ -886,8 +886,8 @@ async function main(): Promise<void> {
       }
       if (SERVICE_CPUS === null) {
         // Measured 2026-11-26 on a 2-core machine: unpinned, two services of the same build differed by
-        // up to 1.6x in one A/B run; pinned, the two builds' ratio held within a few hundredths from
-        // round to round (docs/performance.md, "The A/B, pinned").
+        // up to 1.6x in one A/B run; pinned, the ratio of two builds moved far less from round to round
+        // (docs/performance.md, "The A/B, pinned").
         console.log(
           'not pinned: unpinned runs of one build have differed by up to 1.6x here; for a ratio to trust, run with BENCH_SERVICE_CPUS=0 BENCH_RIG_CPUS=1',
         );
