@@ -21,6 +21,7 @@ import * as partnerOperations from './migrations/0017_partner_operations.js';
 import * as staffTotp from './migrations/0018_staff_totp.js';
 import * as refunds from './migrations/0019_refunds.js';
 import * as staffSearchIndexes from './migrations/0020_staff_search_indexes.js';
+import * as partialDeliveryIndexes from './migrations/0021_partial_delivery_indexes.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: DialectName): Promise<void>;
@@ -48,6 +49,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0018_staff_totp': staffTotp,
   '0019_refunds': refunds,
   '0020_staff_search_indexes': staffSearchIndexes,
+  '0021_partial_delivery_indexes': partialDeliveryIndexes,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import SQLite from 'better-sqlite3';
+import { attemptNamedQuery, unknownSinceQuery } from '../../src/modules/deliveries/attempts-repository.js';
 import { firstLeaseEndQuery, firstUnleasedQuery } from '../../src/modules/deliveries/outbox-repository.js';
+import { marginWindowQuery } from '../../src/modules/margins/repository.js';
 import { inFlightQuery, orderListQuery, staffOrdersQuery, type StaffOrderMatch } from '../../src/modules/orders/repository.js';
 import { createTestApp, TEST_DIALECT, type TestApp } from '../support/app.js';
 
@@ -86,5 +88,25 @@ describe('query plans of the purchase path (SQLite)', { skip: TEST_DIALECT !== '
     } finally {
       raw.close();
     }
+  });
+  // Migration 0021 made both indexes partial; a query that no longer implies the index's condition
+  // (the statuses as parameters, say) would scan the whole table instead.
+  test('the needs-attention list searches the partial index of open attempts instead of scanning every attempt', () => {
+    const details = planOf(unknownSinceQuery(t.database.read, Date.now()).compile());
+    assert.match(details, /SEARCH a USING INDEX provider_attempts_open \(created_at<\?\)/, details);
+    assert.doesNotMatch(details, /SCAN a\b/, details);
+  });
+
+  test("a callback naming the upstream's transaction id finds its attempt through the partial index", () => {
+    const query = attemptNamedQuery(t.database.read, 'reloadly', { reference: null, transactionId: '4602843' });
+    assert.ok(query);
+    const details = planOf(query.compile());
+    assert.match(details, /SEARCH provider_attempts USING INDEX provider_attempts_transaction \(provider=\? AND provider_transaction_id=\?\)/, details);
+  });
+
+  test("the margin report's window searches the partial index of completed items instead of scanning every item", () => {
+    const details = planOf(marginWindowQuery(t.database.read, Date.now() - 86_400_000, Date.now()).compile());
+    assert.match(details, /SEARCH i USING INDEX order_items_completed \(completed_at>\? AND completed_at<\?\)/, details);
+    assert.doesNotMatch(details, /SCAN i\b/, details);
   });
 });

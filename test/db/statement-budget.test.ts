@@ -33,8 +33,9 @@ const BUDGET = {
   postgres: { purchase: 5, delivery: 58, rcPurchase: 8 },
 };
 
-/** The SQL of every call counted since the last reset. */
+/** The SQL of every call counted since the last reset (the first 120 characters), and in full. */
 let calls: string[] = [];
+let statements: string[] = [];
 const restore: (() => void)[] = [];
 
 function sqlOf(self: unknown, first: unknown): string {
@@ -49,7 +50,9 @@ function countCalls<T extends object>(target: T, methods: (keyof T & string)[]):
   for (const method of methods) {
     const original = target[method] as (...args: unknown[]) => unknown;
     (target as Record<string, unknown>)[method] = function (this: unknown, ...args: unknown[]) {
-      calls.push(sqlOf(this, args[0]).slice(0, 120));
+      const text = sqlOf(this, args[0]);
+      calls.push(text.slice(0, 120));
+      statements.push(text);
       return original.apply(this, args);
     };
     restore.push(() => ((target as Record<string, unknown>)[method] = original));
@@ -108,6 +111,24 @@ test('a buy-single and its delivery stay within their statement budget', async (
   const counted = await purchasesAndDelivery(['0241110052', '0241110053', '0241110054']);
   withinBudget('purchase', counted.purchase);
   withinBudget('delivery', counted.delivery);
+});
+
+test("a delivery's attempt updates build no temporary B-tree for their status guard (SQLite)", { skip: TEST_DIALECT !== 'sqlite' }, async () => {
+  statements = [];
+  await purchasesAndDelivery(['0241110055', '0241110056']);
+  const updates = [...new Set(statements.filter((text) => text.startsWith('update "provider_attempts"')))];
+  assert.ok(updates.length >= 2, `the acceptance and the completion each move the attempt:\n${updates.join('\n')}`);
+  const raw = new SQLite(t.database.sqlitePath ?? '', { readonly: true });
+  try {
+    for (const text of updates) {
+      const parameters = Array.from({ length: (text.match(/\?/g) ?? []).length }, () => 'x');
+      const opcodes = (raw.prepare(`explain ${text}`).all(...parameters) as { opcode: string }[]).map((op) => op.opcode);
+      // An `in` list of more than two values is built into a temporary B-tree on every run.
+      assert.ok(!opcodes.includes('OpenEphemeral'), `builds a temporary B-tree on every run: ${text}`);
+    }
+  } finally {
+    raw.close();
+  }
 });
 
 test('a result-checker buy-single stays within its statement budget', async () => {

@@ -1,5 +1,6 @@
+import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/connection.js';
-import type { AttemptStatus, ProviderAttemptRow } from '../../db/schema.js';
+import type { AttemptStatus, DB, ProviderAttemptRow } from '../../db/schema.js';
 import type { Statements } from '../../db/statements.js';
 import type { Tx } from '../../db/unit-of-work.js';
 import type { ProviderName, Route } from '../../providers/types.js';
@@ -62,6 +63,49 @@ function attemptStatements(sql: Statements) {
         .orderBy('reference'),
     ),
   };
+}
+
+/**
+ * Open attempts (pending or unknown) made before `before`, of deliveries still open, oldest first:
+ * read through the partial index provider_attempts_open (test/db/query-plans.test.ts).
+ */
+export const unknownSinceQuery = (qb: Kysely<DB>, before: number) =>
+  qb
+    .selectFrom('provider_attempts as a')
+    .innerJoin('order_items as i', (join) =>
+      join.onRef('i.id', '=', 'a.order_item_id').onRef('i.attempt', '=', 'a.item_attempt'),
+    )
+    .innerJoin('orders as o', 'o.id', 'i.order_id')
+    .select([
+      'a.reference',
+      'a.provider',
+      'a.status',
+      'a.message',
+      'a.created_at',
+      'a.order_item_id',
+      'i.order_id',
+      'o.short_reference',
+      'i.beneficiary_msisdn',
+      'o.profile_id',
+      'i.mode',
+    ])
+    // As literals: the partial index provider_attempts_open (migration 0021) holds exactly these.
+    .where('a.status', 'in', OPEN_ATTEMPT.map((status) => sql.lit(status)))
+    .where('a.created_at', '<', before)
+    .where('i.status', 'in', ['pending', 'processing'])
+    .orderBy('a.created_at')
+    .limit(500);
+
+/**
+ * The attempt a callback names, by our reference or else by the upstream's transaction id (read
+ * through the partial index provider_attempts_transaction: test/db/query-plans.test.ts); null when
+ * it names neither.
+ */
+export function attemptNamedQuery(qb: Kysely<DB>, provider: ProviderName, subject: { reference: string | null; transactionId: string | null }) {
+  const query = qb.selectFrom('provider_attempts').selectAll().where('provider', '=', provider);
+  if (subject.reference) return query.where('reference', '=', subject.reference);
+  if (subject.transactionId) return query.where('provider_transaction_id', '=', subject.transactionId);
+  return null;
 }
 
 export class AttemptRepository {
@@ -151,48 +195,24 @@ export class AttemptRepository {
           .updateTable('provider_attempts')
           .set(Object.fromEntries(columns.map((c, i) => [c, args[i]])))
           .where('reference', '=', args[columns.length] as string)
-          .where('status', 'in', args.slice(columns.length + 1) as AttemptStatus[]),
+          // Equalities, not `status in (…)`: SQLite builds a temporary B-tree for an IN list of
+          // more than two values on every run (its opcode OpenEphemeral), two per delivery here.
+          .where((eb) => eb.or(args.slice(columns.length + 1).map((status) => eb('status', '=', status as AttemptStatus)))),
     );
     return Number((await tx.execute(statement)).numAffectedRows ?? 0) > 0;
   }
 
   /** The attempt a callback names: by our reference, or by the upstream's transaction id. */
   async find(provider: ProviderName, subject: { reference: string | null; transactionId: string | null }) {
-    let query = this.database.read.selectFrom('provider_attempts').selectAll().where('provider', '=', provider);
-    if (subject.reference) query = query.where('reference', '=', subject.reference);
-    else if (subject.transactionId) query = query.where('provider_transaction_id', '=', subject.transactionId);
-    else return undefined;
+    const query = attemptNamedQuery(this.database.read, provider, subject);
+    if (!query) return undefined;
     const row = await query.executeTakeFirst();
     return row ? normalise(row) : undefined;
   }
 
   /** Attempts still unknown (or unanswered) since before `before`, of deliveries still open: needs attention. */
   async unknownSince(before: number): Promise<AttentionRow[]> {
-    const rows = await this.database.read
-      .selectFrom('provider_attempts as a')
-      .innerJoin('order_items as i', (join) =>
-        join.onRef('i.id', '=', 'a.order_item_id').onRef('i.attempt', '=', 'a.item_attempt'),
-      )
-      .innerJoin('orders as o', 'o.id', 'i.order_id')
-      .select([
-        'a.reference',
-        'a.provider',
-        'a.status',
-        'a.message',
-        'a.created_at',
-        'a.order_item_id',
-        'i.order_id',
-        'o.short_reference',
-        'i.beneficiary_msisdn',
-        'o.profile_id',
-        'i.mode',
-      ])
-      .where('a.status', 'in', OPEN_ATTEMPT)
-      .where('a.created_at', '<', before)
-      .where('i.status', 'in', ['pending', 'processing'])
-      .orderBy('a.created_at')
-      .limit(500)
-      .execute();
+    const rows = await unknownSinceQuery(this.database.read, before).execute();
     return rows.map((r) => ({ ...r, created_at: Number(r.created_at) }));
   }
 

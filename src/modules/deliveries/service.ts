@@ -187,7 +187,7 @@ export class DeliveryService {
       const last = tried.at(-1);
       const call = nextCall(last);
       if (last && call) {
-        plans.set(row.id, { kind: 'call', attempt: callOf(item, last, call) });
+        plans.set(row.id, { kind: 'call', attempt: callOf(item, { ...last, route: routeOf(last) }, call) });
         continue;
       }
       const choice = chooseRoute({
@@ -221,7 +221,7 @@ export class DeliveryService {
             {
               reference: attempt.reference,
               provider: choice.route.provider,
-              route: JSON.stringify(choice.route),
+              route: choice.route,
               provider_transaction_id: null,
               created_at: now,
               cost: null,
@@ -259,7 +259,8 @@ export class DeliveryService {
           const firstAnswer = attempt.submittedAt === null;
           const moved = await this.attempts.change(tx, attempt.reference, FOLLOWABLE, {
             status: 'completed',
-            transactionId: answer.transactionId,
+            // Written only when new: the column is indexed (callbacks find attempts by it).
+            ...(answer.transactionId !== attempt.transactionId ? { transactionId: answer.transactionId } : {}),
             cost: answer.cost ?? attempt.cost ?? attempt.route.cost ?? null,
             message: answer.message ?? null,
             resolvedAt: now,
@@ -280,7 +281,7 @@ export class DeliveryService {
         case 'failed': {
           const moved = await this.attempts.change(tx, attempt.reference, FOLLOWABLE, {
             status: answer.class,
-            ...(answer.class === 'failed' ? { transactionId: answer.transactionId } : {}),
+            ...(answer.class === 'failed' && answer.transactionId !== attempt.transactionId ? { transactionId: answer.transactionId } : {}),
             message: answer.message,
             resolvedAt: now,
             ...(answer.class === 'refused' && answer.retryAfterMs !== undefined ? { retryAt: now + answer.retryAfterMs } : {}),
@@ -564,16 +565,17 @@ function nextCall(last: ProviderAttemptRow | undefined): AttemptCall['call'] | n
   }
 }
 
+/** The call for an attempt, its route as an object (a stored attempt's route parsed once: routeOf). */
 function callOf(
   item: ItemWithOrder,
-  attempt: Pick<ProviderAttemptRow, 'reference' | 'provider' | 'route' | 'provider_transaction_id' | 'created_at' | 'cost' | 'submitted_at'>,
+  attempt: Pick<ProviderAttemptRow, 'reference' | 'provider' | 'provider_transaction_id' | 'created_at' | 'cost' | 'submitted_at'> & { route: Route },
   call: AttemptCall['call'],
 ): AttemptCall {
   return {
     call,
     reference: attempt.reference,
     provider: attempt.provider as ProviderName,
-    route: routeOf(attempt),
+    route: attempt.route,
     transactionId: attempt.provider_transaction_id,
     createdAt: Number(attempt.created_at),
     cost: attempt.cost === null ? null : Number(attempt.cost),

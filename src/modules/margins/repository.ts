@@ -1,5 +1,6 @@
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/connection.js';
+import type { DB } from '../../db/schema.js';
 
 /** One group of completed live deliveries: who bought, what, through which upstream; pesewas. */
 export interface MarginRow {
@@ -19,6 +20,38 @@ export const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 export const dayStart = (day: string) => Date.parse(`${day}T00:00:00Z`);
 
 /**
+ * The completed live deliveries of [from, to), grouped: read through the partial index
+ * order_items_completed (test/db/query-plans.test.ts).
+ */
+export const marginWindowQuery = (qb: Kysely<DB>, from: number, to: number) =>
+  qb
+    .selectFrom('order_items as i')
+    .innerJoin('orders as o', 'o.id', 'i.order_id')
+    // The attempt that delivered the item, found by the item's index; `status || ''` kept SQLite
+    // from reading every completed attempt through the status index (whole until migration 0021).
+    .leftJoin('provider_attempts as a', (join) =>
+      join.onRef('a.order_item_id', '=', 'i.id').onRef('a.item_attempt', '=', 'i.attempt').on(sql`a.status || ''`, '=', 'completed'),
+    )
+    .leftJoin('data_packages as p', 'p.id', 'i.package_id')
+    .select((eb) => [
+      'o.profile_id',
+      'i.package_id',
+      eb.fn.coalesce('p.operator_id', sql<string>`'unknown'`).as('operator_id'),
+      eb.fn.coalesce('a.provider', sql<string>`'none'`).as('provider'),
+      eb.fn.sum<number>('i.amount').as('sales'),
+      eb.fn.coalesce(eb.fn.sum<number>('a.cost'), sql<number>`0`).as('cost'),
+      eb.fn.countAll<number>().as('deliveries'),
+      eb.fn.sum<number>(sql<number>`case when a.cost is null then 1 else 0 end`).as('cost_unknown'),
+    ])
+    .where('i.completed_at', '>=', from)
+    .where('i.completed_at', '<', to)
+    .where('i.status', '=', 'completed')
+    .where('i.mode', '=', 'live')
+    .where('o.state', '<>', 'reversed')
+    .where('i.reversed_at', 'is', null)
+    .groupBy(['o.profile_id', 'i.package_id', 'p.operator_id', 'a.provider']);
+
+/**
  * The figures of the margin report (docs/live-delivery.md, "Margins"): completed live deliveries of
  * data orders not reversed (nor reversed recipient by recipient), their price (what the partner paid) and the cost of the attempt that
  * delivered them; closed days summed once into margin_days.
@@ -29,33 +62,7 @@ export class MarginRepository {
   /** Completed live deliveries in [from, to) (within one day), grouped, read from the orders themselves. */
   async live(from: number, to: number): Promise<MarginRow[]> {
     const day = dayOf(from);
-    const rows = await this.database.read
-      .selectFrom('order_items as i')
-      .innerJoin('orders as o', 'o.id', 'i.order_id')
-      // The attempt that delivered the item, found by the item's index; `status || ''` keeps SQLite
-      // from reading every completed attempt through the status index for each item instead.
-      .leftJoin('provider_attempts as a', (join) =>
-        join.onRef('a.order_item_id', '=', 'i.id').onRef('a.item_attempt', '=', 'i.attempt').on(sql`a.status || ''`, '=', 'completed'),
-      )
-      .leftJoin('data_packages as p', 'p.id', 'i.package_id')
-      .select((eb) => [
-        'o.profile_id',
-        'i.package_id',
-        eb.fn.coalesce('p.operator_id', sql<string>`'unknown'`).as('operator_id'),
-        eb.fn.coalesce('a.provider', sql<string>`'none'`).as('provider'),
-        eb.fn.sum<number>('i.amount').as('sales'),
-        eb.fn.coalesce(eb.fn.sum<number>('a.cost'), sql<number>`0`).as('cost'),
-        eb.fn.countAll<number>().as('deliveries'),
-        eb.fn.sum<number>(sql<number>`case when a.cost is null then 1 else 0 end`).as('cost_unknown'),
-      ])
-      .where('i.completed_at', '>=', from)
-      .where('i.completed_at', '<', to)
-      .where('i.status', '=', 'completed')
-      .where('i.mode', '=', 'live')
-      .where('o.state', '<>', 'reversed')
-      .where('i.reversed_at', 'is', null)
-      .groupBy(['o.profile_id', 'i.package_id', 'p.operator_id', 'a.provider'])
-      .execute();
+    const rows = await marginWindowQuery(this.database.read, from, to).execute();
     return rows.map((r) => ({
       day,
       profile_id: r.profile_id,

@@ -1,0 +1,206 @@
+// npm run bench:instructions -- [<tree> …]: CPU instructions per sandbox purchase and its delivery, counted by
+// valgrind's callgrind in the service process (every thread): deterministic where req/s on a shared
+// machine is not (docs/performance.md, "Instructions per order").
+import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { connect } from '../src/db/connection.js';
+import { numberSource } from './scenarios.js';
+import { benchKey, buildBenchSeed } from './seed.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const PROFILES = 300;
+/** Purchases before the count starts (the JIT warms up on them) and counted. */
+const WARMUP = Number(process.env.INSTR_WARMUP ?? 400);
+const COUNTED = Number(process.env.INSTR_ORDERS ?? 600);
+/** Purchases in flight at once: enough for group commits and claimed batches of several rows. */
+const CONCURRENCY = 16;
+const PACKAGES = ['pkg_mtn_1gb', 'pkg_mtn_2gb', 'pkg_mtn_3gb'];
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Places `count` buy-singles, CONCURRENCY at a time, each from a different bench profile in turn. */
+async function purchases(url: string, space: number, count: number): Promise<void> {
+  const number = numberSource(space, 0);
+  let next = 0;
+  const one = async () => {
+    for (let i = next++; i < count; i = next++) {
+      const response = await fetch(`${url}/api/v1/data-bundles/buy-single`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': benchKey((i * 7919) % PROFILES) },
+        body: JSON.stringify({ operatorId: 'op_mtn', productId: 'prd_mtn_data', packageId: PACKAGES[i % PACKAGES.length], beneficiaryMsisdn: number() }),
+      });
+      if (response.status !== 201 && response.status !== 200) throw new Error(`purchase ${i}: ${response.status} ${await response.text()}`);
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, one));
+}
+
+/** Waits until the outbox is empty (every purchase delivered). */
+async function drained(databaseUrl: string): Promise<void> {
+  const observer = await connect(databaseUrl, { poolSize: 1 });
+  try {
+    for (;;) {
+      const { n } = await observer.read.selectFrom('outbox').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      if (Number(n) === 0) return;
+      await sleep(200);
+    }
+  } finally {
+    await observer.close();
+  }
+}
+
+/**
+ * Instructions of V8's optimizing compiler (TurboFan, on its background threads) in a callgrind
+ * file: how much of it still runs in the counted span varies from run to run by a few percent of
+ * the total, so the figure without it is the steadier one to compare builds by.
+ */
+function compilerIr(file: string): number {
+  const r = spawnSync('callgrind_annotate', ['--inclusive=no', '--threshold=100', file], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  let sum = 0;
+  for (const line of r.stdout.split('\n')) {
+    const m = /^\s*([\d,]+) \([ \d.]+%\)\s+(.*)$/.exec(line);
+    if (m?.[1] && m[2] && /v8::internal::compiler::|v8::internal::maglev::|turboshaft/.test(m[2])) sum += Number(m[1].replaceAll(',', ''));
+  }
+  return sum;
+}
+
+/** Instructions (Ir) summed over a callgrind output file's totals line. */
+function totalIr(file: string): number {
+  const text = fs.readFileSync(file, 'utf8');
+  const m = /^totals:\s+(\d+)/m.exec(text) ?? /^summary:\s+(\d+)/m.exec(text);
+  if (!m?.[1]) throw new Error(`no totals in ${file}`);
+  return Number(m[1]);
+}
+
+const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim() || 100);
+
+/** CPU seconds (user + system, every thread) a live process has used, from /proc/<pid>/stat. */
+function cpuSeconds(pid: number | undefined): number {
+  if (!pid) return 0;
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+}
+
+async function measure(root: string, work: string): Promise<{ root: string; irPerOrder: number; steadyIrPerOrder: number; cpuMsPerOrder: number; files: string[] }> {
+  const label = path.basename(root);
+  const databaseUrl = `sqlite:${path.join(work, `${label}.db`)}`;
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    CREDENTIALS_KEY: randomBytes(32).toString('base64'),
+    LOG_LEVEL: 'warn',
+    SANDBOX_SETTLE_MS: '20',
+    NODE_ENV: 'production',
+    LIVE_SANDBOX: 'true',
+    RATE_LIMIT_MAX: '0',
+    RATE_LIMIT_AUTH_FAILURES: '0',
+  };
+  const seedFile = path.join(work, `${label}-seed.json`);
+  fs.writeFileSync(
+    seedFile,
+    JSON.stringify(buildBenchSeed(path.join(root, 'examples/demo-seed.json'), { profiles: PROFILES, credentials: 1_000, pastOrders: 2_000, routes: null })),
+  );
+  const imported = spawnSync(process.execPath, [path.join(root, 'dist/cli/index.js'), 'import', seedFile], { env, encoding: 'utf8' });
+  if (imported.status !== 0) throw new Error(`import (${label}): ${imported.stdout}${imported.stderr}`);
+  const port = await freePort();
+  const out = path.join(work, `callgrind.${label}.%p`);
+  const native = process.env.INSTR_NATIVE === '1';
+  const nodeArgs = (process.env.INSTR_NODE_ARGS ?? '').split(' ').filter((a) => a !== '');
+  const child = spawn(
+    native ? process.execPath : 'valgrind',
+    [
+      ...(native ? [] : ['--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${out}`, process.execPath]),
+      ...nodeArgs,
+      path.join(root, 'dist/cli/index.js'),
+      'serve',
+    ],
+    { env: { ...env, PORT: String(port), HOST: '127.0.0.1' }, stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  let stderr = '';
+  child.stderr?.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
+    if (child.exitCode !== null) throw new Error(`${label}: the service exited: ${stderr.slice(-2000)}`);
+    try {
+      if ((await fetch(`${url}/healthz`)).ok) break;
+    } catch {
+      // not up yet
+    }
+    if (i > 1200) throw new Error(`${label}: the service did not come up`);
+    await sleep(250);
+  }
+  await purchases(url, 1, WARMUP);
+  await drained(databaseUrl);
+  const control = (args: string[]) => {
+    if (native) return;
+    // vgdb names its pipes after $HOST (valgrind's docs, "vgdb"): the service's, its listening address.
+    const r = spawnSync('callgrind_control', [...args, String(child.pid)], { encoding: 'utf8', env: { ...process.env, HOST: '127.0.0.1' } });
+    if (r.status !== 0 || !r.stdout.includes('OK.')) throw new Error(`callgrind_control ${args.join(' ')}: ${r.stdout}${r.stderr}`);
+    if (process.env.INSTR_DEBUG) console.log(args.join(' '), r.stdout.trim());
+  };
+  control(['-z']);
+  control(['-i', 'on']);
+  const cpuBefore = cpuSeconds(child.pid);
+  await purchases(url, 2, COUNTED);
+  await drained(databaseUrl);
+  const cpuMsPerOrder = ((cpuSeconds(child.pid) - cpuBefore) * 1000) / COUNTED;
+  control(['-i', 'off']);
+  control(['-d']);
+  child.kill('SIGTERM');
+  await new Promise((r) => child.once('exit', r));
+  const files = fs.readdirSync(work).filter((f) => f.startsWith(`callgrind.${label}.${child.pid}`)).map((f) => path.join(work, f));
+  // The dump asked for above holds the counted span; the one written at exit holds nothing more (instrumentation was off).
+  const irPerOrder = native ? 0 : files.reduce((sum, f) => sum + totalIr(f), 0) / COUNTED;
+  const compilerPerOrder = native ? 0 : files.reduce((sum, f) => sum + compilerIr(f), 0) / COUNTED;
+  return { root, irPerOrder, steadyIrPerOrder: irPerOrder - compilerPerOrder, cpuMsPerOrder, files };
+}
+
+async function main(): Promise<void> {
+  if (process.env.INSTR_NATIVE !== '1' && spawnSync('valgrind', ['--version']).status !== 0) {
+    throw new Error('valgrind is not installed (Debian: apt-get install valgrind); INSTR_NATIVE=1 measures CPU time without it');
+  }
+  const roots = (process.argv.slice(2).length ? process.argv.slice(2) : [ROOT]).map((r) => path.resolve(r));
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'partner-api-instructions-'));
+  const keep = process.env.INSTR_KEEP === '1';
+  try {
+    const results = [];
+    for (const root of roots) {
+      const r = await measure(root, work);
+      results.push(r);
+      console.log(
+        process.env.INSTR_NATIVE === '1'
+          ? `${root}: ${r.cpuMsPerOrder.toFixed(3)} ms of CPU per order (${COUNTED} purchases delivered, no valgrind)`
+          : `${root}: ${(r.irPerOrder / 1e6).toFixed(3)} M instructions per order, ${(r.steadyIrPerOrder / 1e6).toFixed(3)} M without V8's optimizing compiler (${COUNTED} purchases delivered)`,
+      );
+    }
+    const [first] = results;
+    if (first && process.env.INSTR_NATIVE !== '1') {
+      for (const r of results.slice(1)) {
+        console.log(
+          `${r.root} / ${first.root}: ${(r.irPerOrder / first.irPerOrder).toFixed(3)}, without the compiler ${(r.steadyIrPerOrder / first.steadyIrPerOrder).toFixed(3)}`,
+        );
+      }
+    }
+    if (keep) console.log(`callgrind files kept in ${work}`);
+  } finally {
+    if (!keep) fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
+await main();
