@@ -1,9 +1,9 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Three indexes of the delivery path made partial (docs/performance.md, "The A/B, pinned"): each held
- * an entry for every row, moved at every change of its column, though every query that reads it
- * asks for a few rows only.
+ * Three indexes of the delivery path made partial (docs/performance.md, "Instructions per order"):
+ * each held an entry for every row, moved at every change of its column, though every query that
+ * reads it asks for a few rows only.
  * - order_items_completed: the margin report reads items completed in a window, so an open item
  *   (completed_at null) needs no entry; an item now enters it once, at its settlement.
  * - provider_attempts_transaction: an attempt is found by the upstream's transaction id (callbacks,
