@@ -15,8 +15,10 @@ import { benchKey, buildBenchSeed } from './seed.js';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const PROFILES = 300;
 /** Purchases before the count starts (the JIT warms up on them) and counted. */
-const WARMUP = Number(process.env.INSTR_WARMUP ?? 400);
-const COUNTED = Number(process.env.INSTR_ORDERS ?? 600);
+const WARMUP = Number(process.env.INSTR_WARMUP ?? 3_000);
+const COUNTED = Number(process.env.INSTR_ORDERS ?? 1_000);
+/** Longest wait for the worker to deliver a batch of purchases (under valgrind it runs ~50 times slower). */
+const DRAIN_LIMIT_MS = 15 * 60_000;
 /** Purchases in flight at once: enough for group commits and claimed batches of several rows. */
 const CONCURRENCY = 16;
 const PACKAGES = ['pkg_mtn_1gb', 'pkg_mtn_2gb', 'pkg_mtn_3gb'];
@@ -54,11 +56,12 @@ async function purchases(url: string, space: number, count: number): Promise<voi
 async function drained(databaseUrl: string): Promise<void> {
   const observer = await connect(databaseUrl, { poolSize: 1 });
   try {
-    for (;;) {
+    for (const started = Date.now(); Date.now() - started < DRAIN_LIMIT_MS; ) {
       const { n } = await observer.read.selectFrom('outbox').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
       if (Number(n) === 0) return;
       await sleep(200);
     }
+    throw new Error(`the outbox was not empty ${DRAIN_LIMIT_MS / 60_000} minutes after the purchases`);
   } finally {
     await observer.close();
   }
@@ -134,36 +137,43 @@ async function measure(root: string, work: string): Promise<{ root: string; irPe
   );
   let stderr = '';
   child.stderr?.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; ; i++) {
-    if (child.exitCode !== null) throw new Error(`${label}: the service exited: ${stderr.slice(-2000)}`);
-    try {
-      if ((await fetch(`${url}/healthz`)).ok) break;
-    } catch {
-      // not up yet
+  const exited = new Promise((r) => child.once('exit', r));
+  let cpuMsPerOrder: number;
+  try {
+    const url = `http://127.0.0.1:${port}`;
+    for (let i = 0; ; i++) {
+      if (child.exitCode !== null) throw new Error(`${label}: the service exited: ${stderr.slice(-2000)}`);
+      try {
+        if ((await fetch(`${url}/healthz`)).ok) break;
+      } catch {
+        // not up yet
+      }
+      if (i > 1200) throw new Error(`${label}: the service did not come up`);
+      await sleep(250);
     }
-    if (i > 1200) throw new Error(`${label}: the service did not come up`);
-    await sleep(250);
+    await purchases(url, 1, WARMUP);
+    await drained(databaseUrl);
+    const control = (args: string[]) => {
+      if (native) return;
+      // vgdb finds the process by pipes named after $HOST, which the service was given as its address.
+      const r = spawnSync('callgrind_control', [...args, String(child.pid)], { encoding: 'utf8', env: { ...process.env, HOST: '127.0.0.1' } });
+      if (r.status !== 0 || !r.stdout.includes('OK.')) throw new Error(`callgrind_control ${args.join(' ')}: ${r.stdout}${r.stderr}`);
+    };
+    control(['-z']);
+    control(['-i', 'on']);
+    const cpuBefore = cpuSeconds(child.pid);
+    await purchases(url, 2, COUNTED);
+    await drained(databaseUrl);
+    cpuMsPerOrder = ((cpuSeconds(child.pid) - cpuBefore) * 1000) / COUNTED;
+    control(['-i', 'off']);
+    control(['-d']);
+    child.kill('SIGTERM');
+    await exited;
+  } finally {
+    // A failed measure leaves no service behind (it would hold its port and keep valgrind running).
+    if (child.exitCode === null) child.kill('SIGKILL');
+    await exited;
   }
-  await purchases(url, 1, WARMUP);
-  await drained(databaseUrl);
-  const control = (args: string[]) => {
-    if (native) return;
-    // vgdb names its pipes after $HOST (valgrind's docs, "vgdb"): the service's, its listening address.
-    const r = spawnSync('callgrind_control', [...args, String(child.pid)], { encoding: 'utf8', env: { ...process.env, HOST: '127.0.0.1' } });
-    if (r.status !== 0 || !r.stdout.includes('OK.')) throw new Error(`callgrind_control ${args.join(' ')}: ${r.stdout}${r.stderr}`);
-    if (process.env.INSTR_DEBUG) console.log(args.join(' '), r.stdout.trim());
-  };
-  control(['-z']);
-  control(['-i', 'on']);
-  const cpuBefore = cpuSeconds(child.pid);
-  await purchases(url, 2, COUNTED);
-  await drained(databaseUrl);
-  const cpuMsPerOrder = ((cpuSeconds(child.pid) - cpuBefore) * 1000) / COUNTED;
-  control(['-i', 'off']);
-  control(['-d']);
-  child.kill('SIGTERM');
-  await new Promise((r) => child.once('exit', r));
   const files = fs.readdirSync(work).filter((f) => f.startsWith(`callgrind.${label}.${child.pid}`)).map((f) => path.join(work, f));
   // The dump asked for above holds the counted span; the one written at exit holds nothing more (instrumentation was off).
   const irPerOrder = native ? 0 : files.reduce((sum, f) => sum + totalIr(f), 0) / COUNTED;

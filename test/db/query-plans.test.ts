@@ -89,7 +89,8 @@ describe('query plans of the purchase path (SQLite)', { skip: TEST_DIALECT !== '
       raw.close();
     }
   });
-  // Migration 0021 made both indexes partial; a query that no longer implies the index's condition
+
+  // Migration 0021 made these indexes partial: a query that no longer implies an index's condition
   // (the statuses as parameters, say) would scan the whole table instead.
   test('the needs-attention list searches the partial index of open attempts instead of scanning every attempt', () => {
     const details = planOf(unknownSinceQuery(t.database.read, Date.now()).compile());
