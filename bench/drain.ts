@@ -11,15 +11,14 @@
 // fixture: e.g. WORKER_BATCH_SIZE settings side by side),
 // DRAIN_WORKER_NODE_ARGS="--cpu-prof --cpu-prof-dir=…" (node options for the worker). SQLite only.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import SQLite from 'better-sqlite3';
 import type { ScenarioParams } from './scenarios.js';
 import { buildBenchSeed } from './seed.js';
+import { benchServiceEnv, cpuSeconds, freePort } from './service-process.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const ROOTS = (process.env.DRAIN_ROOTS ?? ROOT).split(',').map((r) => path.resolve(r.trim()));
@@ -44,18 +43,6 @@ const CATALOG: ScenarioParams['catalog'] = {
   upstreamPackageIds: [],
   rcPackageId: 'rcp_wassce',
 };
-const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim() || 100);
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
-
 async function waitFor(url: string, child: ChildProcess): Promise<void> {
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
@@ -72,13 +59,6 @@ async function waitFor(url: string, child: ChildProcess): Promise<void> {
 
 const stopped = (child: ChildProcess) =>
   new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once('exit', resolve)));
-
-/** CPU seconds (user + system) a live process has used, from /proc/<pid>/stat. */
-function cpuSeconds(pid: number): number {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
-}
 
 const copyDb = (from: string, to: string) => {
   for (const suffix of ['', '-wal', '-shm']) {
@@ -99,17 +79,7 @@ interface Fixture {
 async function prepare(root: string, index: number, work: string): Promise<Fixture> {
   const label = `${path.basename(root)}#${index}`;
   const file = path.join(work, `fixture-${index}.db`);
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    DATABASE_URL: `sqlite:${file}`,
-    CREDENTIALS_KEY: randomBytes(32).toString('base64'),
-    LOG_LEVEL: 'warn',
-    SANDBOX_SETTLE_MS: '20',
-    NODE_ENV: 'production',
-    LIVE_SANDBOX: 'true',
-    RATE_LIMIT_MAX: '0',
-    RATE_LIMIT_AUTH_FAILURES: '0',
-  };
+  const env = benchServiceEnv(`sqlite:${file}`);
   const seedFile = path.join(work, `seed-${index}.json`);
   fs.writeFileSync(
     seedFile,

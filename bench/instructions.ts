@@ -2,15 +2,14 @@
 // valgrind's callgrind in the service process (every thread): deterministic where req/s on a shared
 // machine is not (docs/performance.md, "Instructions per order").
 import { spawn, spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { connect } from '../src/db/connection.js';
 import { numberSource } from './scenarios.js';
 import { benchKey, buildBenchSeed } from './seed.js';
+import { benchServiceEnv, cpuSeconds, freePort } from './service-process.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const PROFILES = 300;
@@ -22,16 +21,6 @@ const DRAIN_LIMIT_MS = 15 * 60_000;
 /** Purchases in flight at once: enough for group commits and claimed batches of several rows. */
 const CONCURRENCY = 16;
 const PACKAGES = ['pkg_mtn_1gb', 'pkg_mtn_2gb', 'pkg_mtn_3gb'];
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -90,30 +79,10 @@ function totalIr(file: string): number {
   return Number(m[1]);
 }
 
-const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim() || 100);
-
-/** CPU seconds (user + system, every thread) a live process has used, from /proc/<pid>/stat. */
-function cpuSeconds(pid: number | undefined): number {
-  if (!pid) return 0;
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
-}
-
 async function measure(root: string, work: string): Promise<{ root: string; irPerOrder: number; steadyIrPerOrder: number; cpuMsPerOrder: number; files: string[] }> {
   const label = path.basename(root);
   const databaseUrl = `sqlite:${path.join(work, `${label}.db`)}`;
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    DATABASE_URL: databaseUrl,
-    CREDENTIALS_KEY: randomBytes(32).toString('base64'),
-    LOG_LEVEL: 'warn',
-    SANDBOX_SETTLE_MS: '20',
-    NODE_ENV: 'production',
-    LIVE_SANDBOX: 'true',
-    RATE_LIMIT_MAX: '0',
-    RATE_LIMIT_AUTH_FAILURES: '0',
-  };
+  const env = benchServiceEnv(databaseUrl);
   const seedFile = path.join(work, `${label}-seed.json`);
   fs.writeFileSync(
     seedFile,

@@ -4,7 +4,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,6 +18,7 @@ import {
   type ScenarioParams,
 } from './scenarios.js';
 import { buildBenchSeed, BULK_KEY, BULK_PROFILE } from './seed.js';
+import { benchServiceEnv, cpuSeconds, freePort } from './service-process.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /**
@@ -122,16 +122,6 @@ interface Row extends LoadResult {
   cpuMsPerOrder?: number;
   /** `buy-single-upstream`: the most calls the simulator had in flight at once, so far. */
   upstreamMaxInFlight?: number;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 }
 
 async function waitFor(url: string, child: ChildProcess, timeoutMs = 60_000): Promise<void> {
@@ -288,19 +278,6 @@ async function waitForDeliveries(database: Database, since = Date.now()): Promis
   return null;
 }
 
-const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout?.trim() || 100);
-
-/** CPU seconds (user + system) a live process has used, from /proc/<pid>/stat; 0 when unreadable. */
-function cpuSeconds(pid: number | undefined): number {
-  if (!pid) return 0;
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
-  } catch {
-    return 0;
-  }
-}
 
 function peakRssMb(pid: number | undefined): number | null {
   if (!pid) return null;
@@ -404,19 +381,7 @@ async function startServer(label: string, root: string, work: string, children: 
   const databaseUrl = pgDb?.url ?? `sqlite:${sqliteFile}`;
   const engine = pgDb ? 'postgres' : 'sqlite';
   const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    DATABASE_URL: databaseUrl,
-    CREDENTIALS_KEY: randomBytes(32).toString('base64'),
-    LOG_LEVEL: 'warn',
-    SANDBOX_SETTLE_MS: '20',
-    NODE_ENV: 'production',
-    // Since issue 25 production refuses live packages without a usable route unless the sandbox may
-    // stand in for them: the bench's live orders go to the sandbox (an older build ignores this).
-    LIVE_SANDBOX: 'true',
-    // The bench measures the service at saturation: the per-key rate limit and the failed-auth
-    // block would turn its load into 429s (0 turns each off).
-    RATE_LIMIT_MAX: '0',
-    RATE_LIMIT_AUTH_FAILURES: '0',
+    ...benchServiceEnv(databaseUrl),
     ...(simulator ? { ...simulator.env, PROVIDER_CONCURRENCY: String(UPSTREAM_CONCURRENCY) } : {}),
   };
   const seedFile = path.join(work, `bench-seed-${label}.json`);
