@@ -40,6 +40,9 @@ interface Compiled {
   slots: Slot[];
 }
 
+/** The most rows one statement of insertRows() inserts. */
+const ROWS_PER_INSERT = 16;
+
 const placeholder = (index: number) => `${SENTINEL}${index}`;
 
 function placeholders<Args extends unknown[]>(count: number): Args {
@@ -124,6 +127,60 @@ export class Statements {
   shaped<Row>(key: string, args: readonly unknown[], build: (qb: Kysely<DB>, args: readonly unknown[]) => Compilable<Row>): Bound<Row> {
     const compiled = this.shape(key, () => build(this.builder, placeholders<unknown[]>(args.length)));
     return { sql: compiled.sql, parameters: bindSlots(compiled, args) };
+  }
+
+  /**
+   * A statement with one `in` list (a worker's batch), compiled once per list length rounded up to
+   * a power of two: the list is padded with its last value, which an `in` ignores, so batches of 1
+   * to 200 take one of nine shapes. `build` receives one placeholder per value of `fixed`, then one
+   * per value of the padded list, used as plain values as in prepare().
+   */
+  withList<Row>(
+    key: string,
+    fixed: readonly unknown[],
+    list: readonly unknown[],
+    build: (qb: Kysely<DB>, fixed: readonly unknown[], list: readonly unknown[]) => Compilable<Row>,
+  ): Bound<Row> {
+    const last = list.at(-1);
+    if (last === undefined) throw new Error(`${key}: an empty list`);
+    const size = 2 ** Math.ceil(Math.log2(list.length));
+    const compiled = this.shape(`${key} [${size}]`, () => {
+      const slots = placeholders<unknown[]>(fixed.length + size);
+      return build(this.builder, slots.slice(0, fixed.length), slots.slice(fixed.length));
+    });
+    const parameters = [...fixed, ...list];
+    for (let i = list.length; i < size; i++) parameters.push(last);
+    return { sql: compiled.sql, parameters: bindSlots(compiled, parameters) };
+  }
+
+  /**
+   * Rows of one table with the same columns, inserted in their order by statements of at most
+   * ROWS_PER_INSERT rows, each compiled once per number of rows: one statement for a typical batch,
+   * and a bounded set of shapes for any.
+   */
+  insertRows<T extends keyof DB>(table: T, rows: readonly Insertable<DB[T]>[]): Bound[] {
+    const [first] = rows;
+    if (first === undefined) return [];
+    const columns = givenColumns(first);
+    const bound: Bound[] = [];
+    for (let at = 0; at < rows.length; ) {
+      const size = Math.min(ROWS_PER_INSERT, rows.length - at);
+      const compiled = this.shape(`insert ${table}(${columns.join(',')}) x${size}`, () =>
+        this.builder
+          .insertInto(table)
+          .values(
+            Array.from(
+              { length: size },
+              (_, row) => Object.fromEntries(columns.map((c, i) => [c, placeholder(row * columns.length + i)])) as Insertable<DB[T]>,
+            ),
+          ),
+      );
+      const values: unknown[] = [];
+      for (const row of rows.slice(at, at + size)) for (const c of columns) values.push((row as Record<string, unknown>)[c] ?? null);
+      bound.push({ sql: compiled.sql, parameters: bindSlots(compiled, values) });
+      at += size;
+    }
+    return bound;
   }
 
   /** A query whose shape varies (an `in` list, a multi-row insert), compiled for this one call. */

@@ -120,17 +120,20 @@ export class AttemptRepository {
     const result = new Map<string, ProviderAttemptRow[]>();
     if (items.length === 0) return result;
     const charge = new Map(items.map((i) => [i.id, i.attempt]));
-    const rows = await this.database.read
-      .selectFrom('provider_attempts')
-      .selectAll()
-      .where(
-        'order_item_id',
-        'in',
+    const rows = await this.database.readRows(
+      this.database.statements.withList(
+        'attempts of items',
+        [],
         items.map((i) => i.id),
-      )
-      .orderBy('created_at')
-      .orderBy('reference')
-      .execute();
+        (qb, _, ids) =>
+          qb
+            .selectFrom('provider_attempts')
+            .selectAll()
+            .where('order_item_id', 'in', ids as string[])
+            .orderBy('created_at')
+            .orderBy('reference'),
+      ),
+    );
     for (const row of rows) {
       if (Number(row.item_attempt) !== charge.get(row.order_item_id)) continue;
       const list = result.get(row.order_item_id) ?? [];
@@ -147,11 +150,9 @@ export class AttemptRepository {
   }
 
   insert(tx: Tx, attempts: readonly NewAttempt[]): void {
-    if (attempts.length === 0) return;
-    tx.write(
-      this.database.statements.once(
-        tx.qb.insertInto('provider_attempts').values(
-          attempts.map((a) => ({
+    const rows = this.database.statements.insertRows(
+      'provider_attempts',
+      attempts.map((a) => ({
             reference: a.reference,
             order_item_id: a.itemId,
             item_attempt: a.itemAttempt,
@@ -167,10 +168,9 @@ export class AttemptRepository {
             created_at: a.now,
             submitted_at: null,
             resolved_at: null,
-          })),
-        ),
-      ),
+      })),
     );
+    for (const row of rows) tx.write(row);
   }
 
   /** Moves an attempt on, only from one of `from`; false when it had already moved. */

@@ -40,6 +40,17 @@ function outboxStatements(sql: Statements) {
         .where('locked_by', '=', workerId),
     ),
     removeForItem: sql.prepare((qb, orderItemId: string) => qb.deleteFrom('outbox').where('order_item_id', '=', orderItemId)),
+    claimDue: sql.prepare((qb, now: number, limit: number, workerId: string, lockedUntil: number) => {
+      const unleased = (eb: ExpressionBuilder<DB, 'outbox'>) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]);
+      let due = qb.selectFrom('outbox').select('id').where('run_at', '<=', now).where(unleased).orderBy('run_at').orderBy('id').limit(limit);
+      if (sql.dialect === 'postgres') due = due.forUpdate().skipLocked();
+      return qb
+        .updateTable('outbox')
+        .set({ locked_by: workerId, locked_until: lockedUntil })
+        .where('id', 'in', due)
+        .where(unleased)
+        .returning(['id', 'order_item_id', 'kind', 'tries']);
+    }),
   };
 }
 
@@ -65,24 +76,7 @@ export class OutboxRepository {
    * Database.singleStatement). PostgreSQL skips rows another worker is claiming at that moment.
    */
   async claimDue(tx: Tx, claim: { workerId: string; now: number; leaseMs: number; limit: number }): Promise<ClaimedRow[]> {
-    const unleased = (eb: ExpressionBuilder<DB, 'outbox'>) =>
-      eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', claim.now)]);
-    let due = tx.qb
-      .selectFrom('outbox')
-      .select('id')
-      .where('run_at', '<=', claim.now)
-      .where(unleased)
-      .orderBy('run_at')
-      .orderBy('id')
-      .limit(claim.limit);
-    if (this.database.dialect === 'postgres') due = due.forUpdate().skipLocked();
-    const query = tx.qb
-      .updateTable('outbox')
-      .set({ locked_by: claim.workerId, locked_until: claim.now + claim.leaseMs })
-      .where('id', 'in', due)
-      .where(unleased)
-      .returning(['id', 'order_item_id', 'kind', 'tries']);
-    const { rows } = await tx.execute(query);
+    const { rows } = await tx.execute(this.q.claimDue(claim.now, claim.limit, claim.workerId, claim.now + claim.leaseMs));
     return rows.map((r) => ({ ...r, id: Number(r.id), tries: Number(r.tries) })).sort((a, b) => a.id - b.id);
   }
 

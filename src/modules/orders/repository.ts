@@ -432,7 +432,9 @@ export class OrderRepository {
   /** findItemWithOrder for several items in one query (a worker's claimed batch); missing ids are absent. */
   async findItemsWithOrders(itemIds: readonly string[]): Promise<ItemWithOrder[]> {
     if (itemIds.length === 0) return [];
-    return itemWithOrder(this.database.read).where('i.id', 'in', itemIds).execute();
+    return this.database.readRows(
+      this.sql.withList('items with orders', [], itemIds, (qb, _, ids) => itemWithOrder(qb).where('i.id', 'in', ids as string[])),
+    );
   }
 
   async findItemByProviderRef(providerRef: string) {

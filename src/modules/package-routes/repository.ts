@@ -66,13 +66,16 @@ export class PackageRouteRepository {
   async ofPackages(packageIds: readonly string[]): Promise<Map<string, Route[]>> {
     const found = new Map<string, Route[]>(packageIds.map((id) => [id, []]));
     if (packageIds.length === 0) return found;
-    const rows = await this.database.read
-      .selectFrom('package_routes')
-      .select(COLUMNS)
-      .where('package_id', 'in', [...new Set(packageIds)])
-      .orderBy('package_id')
-      .orderBy('position')
-      .execute();
+    const rows = await this.database.readRows(
+      this.database.statements.withList('routes of packages', [], [...new Set(packageIds)], (qb, _, ids) =>
+        qb
+          .selectFrom('package_routes')
+          .select(COLUMNS)
+          .where('package_id', 'in', ids as string[])
+          .orderBy('package_id')
+          .orderBy('position'),
+      ),
+    );
     for (const row of rows) found.get(row.package_id)?.push(routeOf(row));
     return found;
   }
