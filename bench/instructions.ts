@@ -19,7 +19,7 @@ const COUNTED = Number(process.env.INSTR_ORDERS ?? 1_000);
 /** Longest wait for the worker to deliver a batch of purchases (under valgrind it runs ~50 times slower). */
 const DRAIN_LIMIT_MS = 15 * 60_000;
 /** Purchases in flight at once: enough for group commits and claimed batches of several rows. */
-const CONCURRENCY = 16;
+const CONCURRENCY = Number(process.env.INSTR_CONCURRENCY ?? 16);
 const PACKAGES = ['pkg_mtn_1gb', 'pkg_mtn_2gb', 'pkg_mtn_3gb'];
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -86,7 +86,7 @@ async function measure(root: string, work: string): Promise<{ root: string; irPe
   const seedFile = path.join(work, `${label}-seed.json`);
   fs.writeFileSync(
     seedFile,
-    JSON.stringify(buildBenchSeed(path.join(root, 'examples/demo-seed.json'), { profiles: PROFILES, credentials: 1_000, pastOrders: 2_000, routes: null })),
+    JSON.stringify(buildBenchSeed(path.join(root, 'examples/demo-seed.json'), { profiles: PROFILES, credentials: Number(process.env.INSTR_CREDENTIALS ?? 1_000), pastOrders: Number(process.env.INSTR_PAST_ORDERS ?? 2_000), routes: null })),
   );
   const imported = spawnSync(process.execPath, [path.join(root, 'dist/cli/index.js'), 'import', seedFile], { env, encoding: 'utf8' });
   if (imported.status !== 0) throw new Error(`import (${label}): ${imported.stdout}${imported.stderr}`);

@@ -22,6 +22,7 @@ import * as staffTotp from './migrations/0018_staff_totp.js';
 import * as refunds from './migrations/0019_refunds.js';
 import * as staffSearchIndexes from './migrations/0020_staff_search_indexes.js';
 import * as partialDeliveryIndexes from './migrations/0021_partial_delivery_indexes.js';
+import * as upstreamAttemptIndexes from './migrations/0022_upstream_attempt_indexes.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: DialectName): Promise<void>;
@@ -50,6 +51,7 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0019_refunds': refunds,
   '0020_staff_search_indexes': staffSearchIndexes,
   '0021_partial_delivery_indexes': partialDeliveryIndexes,
+  '0022_upstream_attempt_indexes': upstreamAttemptIndexes,
 };
 
 class StaticProvider implements MigrationProvider {

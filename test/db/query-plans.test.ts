@@ -4,6 +4,7 @@ import SQLite from 'better-sqlite3';
 import { attemptNamedQuery, unknownSinceQuery } from '../../src/modules/deliveries/attempts-repository.js';
 import { firstLeaseEndQuery, firstUnleasedQuery } from '../../src/modules/deliveries/outbox-repository.js';
 import { marginWindowQuery } from '../../src/modules/margins/repository.js';
+import { attemptWindowQuery } from '../../src/modules/reconciliation/repository.js';
 import { inFlightQuery, orderListQuery, staffOrdersQuery, type StaffOrderMatch } from '../../src/modules/orders/repository.js';
 import { createTestApp, TEST_DIALECT, type TestApp } from '../support/app.js';
 
@@ -103,6 +104,15 @@ describe('query plans of the purchase path (SQLite)', { skip: TEST_DIALECT !== '
     assert.ok(query);
     const details = planOf(query.compile());
     assert.match(details, /SEARCH provider_attempts USING INDEX provider_attempts_transaction \(provider=\? AND provider_transaction_id=\?\)/, details);
+  });
+
+  // Migration 0022 left the sandbox's attempts, never reconciled, out of the window index.
+  test("reconciliation reads an upstream's window of attempts through the partial window index, in its order", () => {
+    for (const after of [null, { at: Date.now() - 3_600_000, reference: 'PA01' }]) {
+      const details = planOf(attemptWindowQuery(t.database.read, 'reloadly', { from: Date.now() - 86_400_000, to: Date.now(), after }).compile());
+      assert.match(details, /SEARCH a USING INDEX provider_attempts_window \(provider=\? AND created_at>\? AND created_at<\?\)/, details);
+      assert.doesNotMatch(details, /SCAN a\b/, details);
+    }
   });
 
   test("the margin report's window searches the partial index of completed items instead of scanning every item", () => {

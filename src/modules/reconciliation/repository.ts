@@ -1,8 +1,36 @@
+import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/connection.js';
-import type { FindingKind, ReconciliationFindingRow, ReconciliationRunRow, ReconciliationTrigger } from '../../db/schema.js';
+import type { DB, FindingKind, ReconciliationFindingRow, ReconciliationRunRow, ReconciliationTrigger } from '../../db/schema.js';
 import type { Tx } from '../../db/unit-of-work.js';
 
 const ATTEMPTS_PAGE = 5_000;
+
+/**
+ * A page of an upstream's attempts made in [from, to), after `after`, oldest first: read through
+ * the partial index provider_attempts_window, which holds no sandbox attempt (migration 0022; the
+ * sandbox is never reconciled) and so must see its condition as a literal
+ * (test/db/query-plans.test.ts).
+ */
+export function attemptWindowQuery(
+  qb: Kysely<DB>,
+  provider: string,
+  window: { from: number; to: number; after: { at: number; reference: string } | null },
+) {
+  const { after } = window;
+  return qb
+    .selectFrom('provider_attempts as a')
+    .innerJoin('order_items as i', 'i.id', 'a.order_item_id')
+    .innerJoin('orders as o', 'o.id', 'i.order_id')
+    .select(['a.reference', 'a.status', 'a.provider_transaction_id', 'a.cost', 'a.route', 'a.created_at', 'a.order_item_id', 'i.order_id', 'o.short_reference'])
+    .where('a.provider', '=', provider)
+    .where(sql<boolean>`a.provider <> 'sandbox'`)
+    .where('a.created_at', '>=', window.from)
+    .where('a.created_at', '<', window.to)
+    .$if(after !== null, (q) => q.where((eb) => eb.or([eb('a.created_at', '>', after?.at ?? window.from), eb('a.reference', '>', after?.reference ?? '')])))
+    .orderBy('a.created_at')
+    .orderBy('a.reference')
+    .limit(ATTEMPTS_PAGE);
+}
 
 /** An attempt as read (bigint columns may come back as strings on PostgreSQL). */
 type AttemptRow = Omit<OurAttempt, 'cost' | 'created_at'> & { cost: number | string | null; created_at: number | string };
@@ -61,21 +89,7 @@ export class ReconciliationRepository {
     let after: { at: number; reference: string } | null = null;
     for (;;) {
       const cursor: { at: number; reference: string } | null = after;
-      const rows: AttemptRow[] = await this.database.read
-        .selectFrom('provider_attempts as a')
-        .innerJoin('order_items as i', 'i.id', 'a.order_item_id')
-        .innerJoin('orders as o', 'o.id', 'i.order_id')
-        .select(['a.reference', 'a.status', 'a.provider_transaction_id', 'a.cost', 'a.route', 'a.created_at', 'a.order_item_id', 'i.order_id', 'o.short_reference'])
-        .where('a.provider', '=', provider)
-        .where('a.created_at', '>=', cursor === null ? from : cursor.at)
-        .where('a.created_at', '<', to)
-        .$if(cursor !== null, (qb) =>
-          qb.where((eb) => eb.or([eb('a.created_at', '>', cursor?.at ?? from), eb('a.reference', '>', cursor?.reference ?? '')])),
-        )
-        .orderBy('a.created_at')
-        .orderBy('a.reference')
-        .limit(ATTEMPTS_PAGE)
-        .execute();
+      const rows: AttemptRow[] = await attemptWindowQuery(this.database.read, provider, { from: cursor === null ? from : cursor.at, to, after: cursor }).execute();
       for (const r of rows) all.push({ ...r, cost: r.cost === null ? null : Number(r.cost), created_at: Number(r.created_at) });
       const last: AttemptRow | undefined = rows.at(-1);
       if (!last || rows.length < ATTEMPTS_PAGE) return all;
