@@ -244,7 +244,8 @@ export class Statements {
   /**
    * The shape of a statement on `table` setting `columns`, found name by name: column names are
    * constant strings whose hashes V8 keeps, where a key joined from them was a new string to build
-   * and hash on every insert and update (measured: a few per cent of a purchase's CPU).
+   * and hash on every insert and update (about 1 % of a sandbox purchase's and its delivery's
+   * instructions, docs/performance.md, "Kysely off the worker's path").
    */
   private shapeByColumns(roots: Map<string, ColumnsNode>, table: string, columns: readonly string[], build: () => Compilable<unknown>): Compiled {
     let node = roots.get(table);
