@@ -165,14 +165,24 @@ export class Statements {
   /**
    * Rows of one table with the same columns, inserted in their order by statements of at most
    * ROWS_PER_INSERT rows, each compiled once per number of rows: one statement for a typical batch,
-   * and a bounded set of shapes for any.
+   * and a bounded set of shapes for any. One row is insert()'s statement.
    */
   insertRows<T extends keyof DB>(table: T, rows: readonly Insertable<DB[T]>[]): Bound[] {
     const [first] = rows;
     if (first === undefined) return [];
+    if (rows.length === 1) return [this.insert(table, first)];
     const columns = givenColumns(first);
+    const values: unknown[] = [];
+    for (const [index, row] of rows.entries()) {
+      const record = row as Record<string, unknown>;
+      // A column given in one row and not in another would be silently left out of the statement.
+      if (givenColumns(record).length !== columns.length || columns.some((c) => record[c] === undefined)) {
+        throw new Error(`insertRows(${table}): row ${index} gives other columns than row 0 (${columns.join(', ')})`);
+      }
+      for (const c of columns) values.push(record[c] ?? null);
+    }
     const bound: Bound[] = [];
-    for (let at = 0; at < rows.length; ) {
+    for (let at = 0; at < rows.length; at += ROWS_PER_INSERT) {
       const size = Math.min(ROWS_PER_INSERT, rows.length - at);
       const compiled = this.shape(`insert ${table}(${columns.join(',')}) x${size}`, () =>
         this.builder
@@ -184,10 +194,7 @@ export class Statements {
             ),
           ),
       );
-      const values: unknown[] = [];
-      for (const row of rows.slice(at, at + size)) for (const c of columns) values.push((row as Record<string, unknown>)[c] ?? null);
-      bound.push({ sql: compiled.sql, parameters: bindSlots(compiled, values) });
-      at += size;
+      bound.push({ sql: compiled.sql, parameters: bindSlots(compiled, values.slice(at * columns.length, (at + size) * columns.length)) });
     }
     return bound;
   }

@@ -49,6 +49,22 @@ test('rows inserted by insertRows are all written once, in statements of at most
   assert.deepEqual(database.statements.insertRows('sandbox_submissions', []), []);
 });
 
+test('insertRows refuses rows that give other columns than the first, and one row is insert()', () => {
+  const { database } = t;
+  const { submit_calls: _left, ...fewer } = submission(2);
+  assert.throws(
+    () => database.statements.insertRows('sandbox_submissions', [submission(1), fewer]),
+    /row 1 gives other columns than row 0/,
+  );
+  assert.throws(
+    () => database.statements.insertRows('sandbox_submissions', [fewer, submission(1)]),
+    /row 1 gives other columns than row 0/,
+  );
+  assert.deepEqual(database.statements.insertRows('sandbox_submissions', [submission(1)]), [
+    database.statements.insert('sandbox_submissions', submission(1)),
+  ]);
+});
+
 test('a list padded to a power of two finds exactly the rows asked for, with one text per size', async () => {
   const { database } = t;
   const refs = (list: readonly string[]) =>

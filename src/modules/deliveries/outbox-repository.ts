@@ -61,13 +61,13 @@ export class OutboxRepository {
     this.q = outboxStatements(database.statements);
   }
 
-  /** Queues a 'submit' row for each item (one statement). */
+  /** Queues a 'submit' row for each item (one statement for up to 16 items). */
   submit(tx: Tx, orderItemIds: readonly string[], now: number): void {
-    const [only] = orderItemIds;
-    if (orderItemIds.length === 1 && only !== undefined) {
-      tx.write(this.database.statements.insert('outbox', submitRow(only, now)));
-    } else if (orderItemIds.length > 1) {
-      tx.write(this.database.statements.once(tx.qb.insertInto('outbox').values(orderItemIds.map((id) => submitRow(id, now)))));
+    for (const statement of this.database.statements.insertRows(
+      'outbox',
+      orderItemIds.map((id) => submitRow(id, now)),
+    )) {
+      tx.write(statement);
     }
   }
 

@@ -210,12 +210,7 @@ export class OrderRepository {
     tx.write(this.sql.insert('orders', order));
     if (items.length === 0) return;
     const sorted = [...items].sort((a, b) => a.beneficiary_msisdn.localeCompare(b.beneficiary_msisdn));
-    const [only] = sorted;
-    tx.write(
-      sorted.length === 1 && only
-        ? this.sql.insert('order_items', only)
-        : this.sql.once(tx.qb.insertInto('order_items').values(sorted)),
-    );
+    for (const statement of this.sql.insertRows('order_items', sorted)) tx.write(statement);
   }
 
   // ---- transitions (every one locks the order first: order, item, wallet, outbox) ----
