@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { connect } from '../src/db/connection.js';
 import { numberSource } from './scenarios.js';
 import { benchKey, buildBenchSeed } from './seed.js';
-import { benchServiceEnv, cpuSeconds, freePort } from './service-process.js';
+import { benchServiceEnv, CLOCK_TICKS, cpuSeconds, freePort } from './service-process.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const PROFILES = 300;
@@ -79,7 +79,31 @@ function totalIr(file: string): number {
   return Number(m[1]);
 }
 
-async function measure(root: string, work: string): Promise<{ root: string; irPerOrder: number; steadyIrPerOrder: number; cpuMsPerOrder: number; files: string[] }> {
+/** The process's user and system CPU seconds and its write calls and bytes so far (Linux /proc). */
+function processCounters(pid: number | undefined): { user: number; system: number; writeCalls: number; writeBytes: number } {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const io = Object.fromEntries(
+    fs
+      .readFileSync(`/proc/${pid}/io`, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => line.split(': ')),
+  ) as Record<string, string>;
+  return { user: Number(fields[11]) / CLOCK_TICKS, system: Number(fields[12]) / CLOCK_TICKS, writeCalls: Number(io.syscw), writeBytes: Number(io.wchar) };
+}
+
+interface Measured {
+  root: string;
+  irPerOrder: number;
+  steadyIrPerOrder: number;
+  cpuMsPerOrder: number;
+  /** Native runs: user and system CPU ms, write calls and KB written, per order. */
+  native: { userMs: number; systemMs: number; writeCalls: number; writeKb: number } | null;
+  files: string[];
+}
+
+async function measure(root: string, work: string): Promise<Measured> {
   const label = path.basename(root);
   const databaseUrl = `sqlite:${path.join(work, `${label}.db`)}`;
   const env = benchServiceEnv(databaseUrl);
@@ -108,6 +132,7 @@ async function measure(root: string, work: string): Promise<{ root: string; irPe
   child.stderr?.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
   const exited = new Promise((r) => child.once('exit', r));
   let cpuMsPerOrder: number;
+  let nativeCounters: Measured['native'] = null;
   try {
     const url = `http://127.0.0.1:${port}`;
     for (let i = 0; ; i++) {
@@ -131,9 +156,19 @@ async function measure(root: string, work: string): Promise<{ root: string; irPe
     control(['-z']);
     control(['-i', 'on']);
     const cpuBefore = cpuSeconds(child.pid);
+    const countersBefore = native ? processCounters(child.pid) : null;
     await purchases(url, 2, COUNTED);
     await drained(databaseUrl);
     cpuMsPerOrder = ((cpuSeconds(child.pid) - cpuBefore) * 1000) / COUNTED;
+    if (countersBefore) {
+      const after = processCounters(child.pid);
+      nativeCounters = {
+        userMs: ((after.user - countersBefore.user) * 1000) / COUNTED,
+        systemMs: ((after.system - countersBefore.system) * 1000) / COUNTED,
+        writeCalls: (after.writeCalls - countersBefore.writeCalls) / COUNTED,
+        writeKb: (after.writeBytes - countersBefore.writeBytes) / 1024 / COUNTED,
+      };
+    }
     control(['-i', 'off']);
     control(['-d']);
     child.kill('SIGTERM');
@@ -147,7 +182,7 @@ async function measure(root: string, work: string): Promise<{ root: string; irPe
   // The dump asked for above holds the counted span; the one written at exit holds nothing more (instrumentation was off).
   const irPerOrder = native ? 0 : files.reduce((sum, f) => sum + totalIr(f), 0) / COUNTED;
   const compilerPerOrder = native ? 0 : files.reduce((sum, f) => sum + compilerIr(f), 0) / COUNTED;
-  return { root, irPerOrder, steadyIrPerOrder: irPerOrder - compilerPerOrder, cpuMsPerOrder, files };
+  return { root, irPerOrder, steadyIrPerOrder: irPerOrder - compilerPerOrder, cpuMsPerOrder, native: nativeCounters, files };
 }
 
 async function main(): Promise<void> {
@@ -164,7 +199,7 @@ async function main(): Promise<void> {
       results.push(r);
       console.log(
         process.env.INSTR_NATIVE === '1'
-          ? `${root}: ${r.cpuMsPerOrder.toFixed(3)} ms of CPU per order (${COUNTED} purchases delivered, no valgrind)`
+          ? `${root}: ${r.cpuMsPerOrder.toFixed(3)} ms of CPU per order (user ${r.native?.userMs.toFixed(3)}, system ${r.native?.systemMs.toFixed(3)}; ${r.native?.writeCalls.toFixed(1)} write calls, ${r.native?.writeKb.toFixed(1)} KB written) (${COUNTED} purchases delivered, no valgrind)`
           : `${root}: ${(r.irPerOrder / 1e6).toFixed(3)} M instructions per order, ${(r.steadyIrPerOrder / 1e6).toFixed(3)} M without V8's optimizing compiler (${COUNTED} purchases delivered)`,
       );
     }

@@ -34,7 +34,7 @@ export function benchServiceEnv(databaseUrl: string): NodeJS.ProcessEnv {
   };
 }
 
-const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout?.trim() || 100);
+export const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout?.trim() || 100);
 
 /** CPU seconds (user + system, every thread) a live process has used, from /proc/<pid>/stat; 0 when unreadable. */
 export function cpuSeconds(pid: number | undefined): number {
