@@ -79,8 +79,8 @@ function totalIr(file: string): number {
   return Number(m[1]);
 }
 
-/** The process's user and system CPU seconds and its write calls and bytes so far (Linux /proc). */
-function processCounters(pid: number | undefined): { user: number; system: number; writeCalls: number; writeBytes: number } {
+/** The process's user and system CPU seconds, its read and write calls and bytes written so far (Linux /proc). */
+function processCounters(pid: number | undefined): { user: number; system: number; readCalls: number; writeCalls: number; writeBytes: number } {
   const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   const io = Object.fromEntries(
@@ -90,7 +90,9 @@ function processCounters(pid: number | undefined): { user: number; system: numbe
       .split('\n')
       .map((line) => line.split(': ')),
   ) as Record<string, string>;
-  return { user: Number(fields[11]) / CLOCK_TICKS, system: Number(fields[12]) / CLOCK_TICKS, writeCalls: Number(io.syscw), writeBytes: Number(io.wchar) };
+  return { user: Number(fields[11]) / CLOCK_TICKS, system: Number(fields[12]) / CLOCK_TICKS,
+    readCalls: Number(io.syscr),
+    writeCalls: Number(io.syscw), writeBytes: Number(io.wchar) };
 }
 
 interface Measured {
@@ -99,7 +101,7 @@ interface Measured {
   steadyIrPerOrder: number;
   cpuMsPerOrder: number;
   /** Native runs: user and system CPU ms, write calls and KB written, per order. */
-  native: { userMs: number; systemMs: number; writeCalls: number; writeKb: number } | null;
+  native: { userMs: number; systemMs: number; readCalls: number; writeCalls: number; writeKb: number } | null;
   files: string[];
 }
 
@@ -165,6 +167,7 @@ async function measure(root: string, work: string): Promise<Measured> {
       nativeCounters = {
         userMs: ((after.user - countersBefore.user) * 1000) / COUNTED,
         systemMs: ((after.system - countersBefore.system) * 1000) / COUNTED,
+        readCalls: (after.readCalls - countersBefore.readCalls) / COUNTED,
         writeCalls: (after.writeCalls - countersBefore.writeCalls) / COUNTED,
         writeKb: (after.writeBytes - countersBefore.writeBytes) / 1024 / COUNTED,
       };
@@ -199,7 +202,7 @@ async function main(): Promise<void> {
       results.push(r);
       console.log(
         process.env.INSTR_NATIVE === '1'
-          ? `${root}: ${r.cpuMsPerOrder.toFixed(3)} ms of CPU per order (user ${r.native?.userMs.toFixed(3)}, system ${r.native?.systemMs.toFixed(3)}; ${r.native?.writeCalls.toFixed(1)} write calls, ${r.native?.writeKb.toFixed(1)} KB written) (${COUNTED} purchases delivered, no valgrind)`
+          ? `${root}: ${r.cpuMsPerOrder.toFixed(3)} ms of CPU per order (user ${r.native?.userMs.toFixed(3)}, system ${r.native?.systemMs.toFixed(3)}; ${r.native?.readCalls.toFixed(1)} read calls, ${r.native?.writeCalls.toFixed(1)} write calls, ${r.native?.writeKb.toFixed(1)} KB written) (${COUNTED} purchases delivered, no valgrind)`
           : `${root}: ${(r.irPerOrder / 1e6).toFixed(3)} M instructions per order, ${(r.steadyIrPerOrder / 1e6).toFixed(3)} M without V8's optimizing compiler (${COUNTED} purchases delivered)`,
       );
     }

@@ -899,8 +899,14 @@ async function main(): Promise<void> {
           `(${fixed(upstream.steadyRatio)} over the loads' last ${STEADY_SPAN_S} s); ` +
           `calls in flight at most ${upstream.maxInFlight} (PROVIDER_CONCURRENCY ${upstream.cap}); outbox empty ${seconds(upstream.drainS)} s after`,
       );
+      // Judged on the rate while the load runs. Over load and drain the upstream's last orders add
+      // their outcome delay (UPSTREAM_SETTLE_MS, then a poll) to the span, which the sandbox's 20 ms
+      // does not: with a 10 s load that figure cannot pass about 10 / 12.3 = 0.81 even when every
+      // delivery keeps pace. The issue gives the tail its own target (the outbox empty within 5 s):
+      // a tail it allows would hold the whole-run figure under 0.9 for any load shorter than 45 s.
+      // docs/performance.md, "Which rate the upstream target reads".
       targets.push(
-        `buy-single-upstream >= 0.9 of the sandbox's deliveries/s: ${fixed(upstream.ratio)} ${verdict(upstream.ratio === null ? null : upstream.ratio >= 0.9)}`,
+        `buy-single-upstream >= 0.9 of the sandbox's deliveries/s while the load runs: ${fixed(upstream.steadyRatio)} ${verdict(upstream.steadyRatio === null ? null : upstream.steadyRatio >= 0.9)}`,
         `upstream calls in flight <= ${upstream.cap}: ${upstream.maxInFlight} ${verdict(upstream.maxInFlight <= upstream.cap)}`,
         `outbox empty < 5 s after buy-single-upstream: ${seconds(upstream.drainS)} s ${verdict(upstream.drainS === null ? null : upstream.drainS < 5)}`,
       );

@@ -11,7 +11,7 @@ import { TEST_DIALECT } from '../support/app.js';
  * A group commit runs each unit in a savepoint of one transaction (src/db/group-commit.ts), and
  * SQLite keeps the first image of every page a savepoint changes in a statement journal. By default
  * that journal spills to a temporary file past 64 KiB, and each page then costs two write calls:
- * under purchase load, two thirds of the service's write calls (docs/performance.md, "The statement
+ * under purchase load, most of the service's write calls (docs/performance.md, "The statement
  * journal in memory"). The writer keeps it in memory (temp_store = MEMORY): no temporary file is
  * ever opened by a group of units, however many pages they change.
  *
