@@ -90,9 +90,13 @@ function processCounters(pid: number | undefined): { user: number; system: numbe
       .split('\n')
       .map((line) => line.split(': ')),
   ) as Record<string, string>;
-  return { user: Number(fields[11]) / CLOCK_TICKS, system: Number(fields[12]) / CLOCK_TICKS,
+  return {
+    user: Number(fields[11]) / CLOCK_TICKS,
+    system: Number(fields[12]) / CLOCK_TICKS,
     readCalls: Number(io.syscr),
-    writeCalls: Number(io.syscw), writeBytes: Number(io.wchar) };
+    writeCalls: Number(io.syscw),
+    writeBytes: Number(io.wchar),
+  };
 }
 
 interface Measured {
@@ -100,7 +104,7 @@ interface Measured {
   irPerOrder: number;
   steadyIrPerOrder: number;
   cpuMsPerOrder: number;
-  /** Native runs: user and system CPU ms, write calls and KB written, per order. */
+  /** Native runs: user and system CPU ms, read and write calls and KB written, per order. */
   native: { userMs: number; systemMs: number; readCalls: number; writeCalls: number; writeKb: number } | null;
   files: string[];
 }
