@@ -60,6 +60,8 @@ describe(`finding things in the console, in a browser (${TEST_DIALECT})`, () => 
     await page.getByRole('navigation').getByRole('link', { name: 'orders' }).click();
     await page.getByLabel('Reference, order id or number').fill('+233 24 458 1234');
     await page.getByRole('button', { name: 'Search' }).click();
+    // The unfiltered list may already show the row waited for below: wait for the search's own page.
+    await page.waitForURL((url) => url.searchParams.get('q') === '+233 24 458 1234');
     await page.locator(`#order-${orderId}`).getByRole('link', { name: shortReference }).waitFor();
     assert.equal(await page.locator('#results tbody tr').count(), 1);
     assert.equal(await page.locator(`#order-${orderId}`).getByRole('link', { name: 'Ama Serwaa Mensah' }).count(), 1);
@@ -81,6 +83,7 @@ describe(`finding things in the console, in a browser (${TEST_DIALECT})`, () => 
     await page.getByRole('navigation').getByRole('link', { name: 'partners' }).click();
     await page.getByLabel('Name, e-mail, phone or profile id').fill('boateng');
     await page.getByRole('button', { name: 'Search' }).click();
+    await page.waitForURL((url) => url.searchParams.get('q') === 'boateng');
     await page.locator('#partner-usr_agent').waitFor();
     assert.equal(await page.locator('tbody tr').count(), 1);
     await screenshot(page, 'console-find-partners');
