@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import SQLite from 'better-sqlite3';
 import type { ScenarioParams } from './scenarios.js';
 import { buildBenchSeed } from './seed.js';
-import { benchServiceEnv, cpuSeconds, freePort } from './service-process.js';
+import { benchServiceEnv, cpuSeconds, freePort, SERVICE_NODE_OPTIONS } from './service-process.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const ROOTS = (process.env.DRAIN_ROOTS ?? ROOT).split(',').map((r) => path.resolve(r.trim()));
@@ -96,7 +96,7 @@ async function prepare(root: string, index: number, work: string): Promise<Fixtu
   const imported = spawnSync(process.execPath, [path.join(root, 'dist/cli/index.js'), 'import', seedFile], { env, encoding: 'utf8' });
   if (imported.status !== 0) throw new Error(`import (${label}): ${imported.stdout}${imported.stderr}`);
   const port = await freePort();
-  const serve = spawn(process.execPath, [path.join(root, 'dist/cli/index.js'), 'serve'], {
+  const serve = spawn(process.execPath, [...SERVICE_NODE_OPTIONS, path.join(root, 'dist/cli/index.js'), 'serve'], {
     env: { ...env, PORT: String(port), HOST: '127.0.0.1', WORKER: 'off' },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

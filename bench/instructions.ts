@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { connect } from '../src/db/connection.js';
 import { numberSource } from './scenarios.js';
 import { benchKey, buildBenchSeed } from './seed.js';
-import { benchServiceEnv, CLOCK_TICKS, cpuSeconds, freePort } from './service-process.js';
+import { benchServiceEnv, cpuSeconds, cpuTimes, freePort, SERVICE_NODE_OPTIONS } from './service-process.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const PROFILES = 300;
@@ -81,8 +81,8 @@ function totalIr(file: string): number {
 
 /** The process's user and system CPU seconds, its read and write calls and bytes written so far (Linux /proc). */
 function processCounters(pid: number | undefined): { user: number; system: number; readCalls: number; writeCalls: number; writeBytes: number } {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const times = cpuTimes(pid);
+  if (!times) throw new Error(`no CPU times for process ${pid}`);
   const io = Object.fromEntries(
     fs
       .readFileSync(`/proc/${pid}/io`, 'utf8')
@@ -91,8 +91,7 @@ function processCounters(pid: number | undefined): { user: number; system: numbe
       .map((line) => line.split(': ')),
   ) as Record<string, string>;
   return {
-    user: Number(fields[11]) / CLOCK_TICKS,
-    system: Number(fields[12]) / CLOCK_TICKS,
+    ...times,
     readCalls: Number(io.syscr),
     writeCalls: Number(io.syscw),
     writeBytes: Number(io.wchar),
@@ -128,6 +127,7 @@ async function measure(root: string, work: string): Promise<Measured> {
     native ? process.execPath : 'valgrind',
     [
       ...(native ? [] : ['--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${out}`, process.execPath]),
+      ...SERVICE_NODE_OPTIONS,
       ...nodeArgs,
       path.join(root, 'dist/cli/index.js'),
       'serve',

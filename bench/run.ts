@@ -18,7 +18,7 @@ import {
   type ScenarioParams,
 } from './scenarios.js';
 import { buildBenchSeed, BULK_KEY, BULK_PROFILE } from './seed.js';
-import { benchServiceEnv, cpuSeconds, freePort } from './service-process.js';
+import { benchServiceEnv, cpuSeconds, freePort, SERVICE_NODE_OPTIONS } from './service-process.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /**
@@ -41,7 +41,7 @@ const WARMUP_S = Number(process.env.BENCH_WARMUP_S ?? 2);
 /** The ceiling is measured again after every scenario, this long (see the load loop in main). */
 const CEILING_CHECK_S = Math.min(DURATION_S, 5);
 const PROFILES = 300;
-/** BENCH_SERVICE_NODE_ARGS: node options for the service only, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof". */
+/** BENCH_SERVICE_NODE_ARGS: node options for the service only, after those of `npm start` (SERVICE_NODE_OPTIONS), e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof". */
 const SERVICE_NODE_ARGS = (process.env.BENCH_SERVICE_NODE_ARGS ?? '').split(' ').filter((a) => a !== '');
 /**
  * BENCH_SERVICE_CPUS=<taskset list>, e.g. "0": the services run pinned to these CPUs (and so do
@@ -396,9 +396,9 @@ async function startServer(label: string, root: string, work: string, children: 
   const started = Date.now();
   const imported = runCli(root, ['import', seedFile], env);
   if (imported.code !== 0) throw new Error(`import (${label}) failed: ${imported.out}`);
-  console.log(`seeded ${engine} for ${label} (${root}) through cli import in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  console.log(`seeded ${engine} for ${label} (${root}) through cli import in ${((Date.now() - started) / 1000).toFixed(1)} s; the service starts as npm start does: node ${[...SERVICE_NODE_OPTIONS, ...SERVICE_NODE_ARGS].join(' ')}`);
   const port = await freePort();
-  const child = spawn(...node(SERVICE_CPUS, [...SERVICE_NODE_ARGS, path.join(root, 'dist/cli/index.js'), 'serve']), {
+  const child = spawn(...node(SERVICE_CPUS, [...SERVICE_NODE_OPTIONS, ...SERVICE_NODE_ARGS, path.join(root, 'dist/cli/index.js'), 'serve']), {
     env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

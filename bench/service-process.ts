@@ -34,16 +34,38 @@ export function benchServiceEnv(databaseUrl: string): NodeJS.ProcessEnv {
   };
 }
 
-export const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout?.trim() || 100);
+const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout?.trim() || 100);
 
-/** CPU seconds (user + system, every thread) a live process has used, from /proc/<pid>/stat; 0 when unreadable. */
-export function cpuSeconds(pid: number | undefined): number {
-  if (!pid) return 0;
+/**
+ * The node options production starts the service with: those of package.json's `start` script,
+ * `node <options> dist/cli/index.js serve` (docs/deployment.md, "The young generation"). The
+ * benches start every build with this checkout's, so an A/B run compares code, not options.
+ */
+export const SERVICE_NODE_OPTIONS: readonly string[] = startScriptOptions();
+
+function startScriptOptions(): string[] {
+  const manifest = JSON.parse(fs.readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { scripts?: Record<string, string> };
+  const start = manifest.scripts?.start ?? '';
+  const words = start.split(/\s+/).filter((word) => word !== '');
+  const script = words.indexOf('dist/cli/index.js');
+  if (words[0] !== 'node' || script < 0) throw new Error(`package.json's start script is not "node <options> dist/cli/index.js serve": ${start}`);
+  return words.slice(1, script);
+}
+
+/** User and system CPU seconds (every thread) a live process has used, from /proc/<pid>/stat; null when unreadable. */
+export function cpuTimes(pid: number | undefined): { user: number; system: number } | null {
+  if (!pid) return null;
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+    return { user: Number(fields[11]) / CLOCK_TICKS, system: Number(fields[12]) / CLOCK_TICKS };
   } catch {
-    return 0;
+    return null;
   }
+}
+
+/** CPU seconds (user + system, every thread) a live process has used; 0 when unreadable. */
+export function cpuSeconds(pid: number | undefined): number {
+  const times = cpuTimes(pid);
+  return times ? times.user + times.system : 0;
 }
