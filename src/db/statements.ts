@@ -45,6 +45,11 @@ const ROWS_PER_INSERT = 16;
 
 const placeholder = (index: number) => `${SENTINEL}${index}`;
 
+/** A row of `columns` whose values are the placeholders `first`, `first + 1`, … in column order. */
+function placeholderRow(columns: readonly string[], first: number): Record<string, string> {
+  return Object.fromEntries(columns.map((column, i) => [column, placeholder(first + i)]));
+}
+
 function placeholders<Args extends unknown[]>(count: number): Args {
   return Array.from({ length: count }, (_, i) => placeholder(i)) as unknown as Args;
 }
@@ -103,7 +108,7 @@ export class Statements {
     const record = row as Record<string, unknown>;
     const columns = givenColumns(record);
     const compiled = this.shapeByColumns(this.insertShapes, table, columns, () =>
-      this.builder.insertInto(table).values(Object.fromEntries(columns.map((c, i) => [c, placeholder(i)])) as Insertable<DB[T]>),
+      this.builder.insertInto(table).values(placeholderRow(columns, 0) as Insertable<DB[T]>),
     );
     return {
       sql: compiled.sql,
@@ -122,7 +127,7 @@ export class Statements {
       // Typed per table by the signature; the builder only needs the names to compile.
       (this.builder as unknown as Kysely<Record<string, Record<string, unknown>>>)
         .updateTable(table as string)
-        .set(Object.fromEntries(columns.map((c, i) => [c, placeholder(i)])))
+        .set(placeholderRow(columns, 0))
         .where('id', '=', placeholder(columns.length)),
     );
     return { sql: compiled.sql, parameters: bindSlots(compiled, [...columns.map((c) => record[c] ?? null), id]) };
@@ -185,14 +190,7 @@ export class Statements {
     for (let at = 0; at < rows.length; at += ROWS_PER_INSERT) {
       const size = Math.min(ROWS_PER_INSERT, rows.length - at);
       const compiled = this.shape(`insert ${table}(${columns.join(',')}) x${size}`, () =>
-        this.builder
-          .insertInto(table)
-          .values(
-            Array.from(
-              { length: size },
-              (_, row) => Object.fromEntries(columns.map((c, i) => [c, placeholder(row * columns.length + i)])) as Insertable<DB[T]>,
-            ),
-          ),
+        this.builder.insertInto(table).values(Array.from({ length: size }, (_, row) => placeholderRow(columns, row * columns.length) as Insertable<DB[T]>)),
       );
       bound.push({ sql: compiled.sql, parameters: bindSlots(compiled, values.slice(at * columns.length, (at + size) * columns.length)) });
     }

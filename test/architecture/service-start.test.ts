@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
+import { ROOT } from '../support/repo.js';
 
 /**
  * The service's node options (docs/deployment.md, "The young generation") are written in three
@@ -11,7 +11,6 @@ import { fileURLToPath } from 'node:url';
  * docs/deployment.md and its systemd units. They must agree, and the option must do what the
  * docs say (bench/service-process.ts starts benchmarked builds with `start`'s options too).
  */
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
 const deployment = fs.readFileSync(path.join(ROOT, 'docs/deployment.md'), 'utf8');
 
