@@ -25,8 +25,3 @@ export function formatDuration(ms: number): string {
   if (minutes >= 1) return `${minutes}m${Math.floor((ms % 60_000) / 1000)}s`;
   return `${Math.floor(ms / 1000)}s`;
 }
-
-/** Prints `value` as JSON for scripts (one document, then a newline). */
-export function printJson(value: unknown): void {
-  console.log(JSON.stringify(value, null, 2));
-}

@@ -3,10 +3,13 @@ import { ConfigError, DEFAULT_DATABASE_URL, loadConfig, type Config } from '../c
 import { createContext, credentialsCipher, type AppContext } from '../context.js';
 import { connect, DatabaseUnavailableError, type ConnectOptions, type Database } from '../db/connection.js';
 import { migrateToLatest } from '../db/migrate.js';
+import { DomainError } from '../domain/errors.js';
 import { createLogger } from '../logging.js';
+import type { CliIo } from './io.js';
 
 export interface Runtime {
   ctx: AppContext;
+  io: CliIo;
   logger: Logger;
   close(): Promise<void>;
 }
@@ -22,7 +25,20 @@ export class CliError extends Error {
   }
 }
 
-export function loadConfigOrExit(env: NodeJS.ProcessEnv = process.env): Config {
+/**
+ * `work`, with a refusal of the service (a DomainError: a rule said no) reported as the command's
+ * one line, `prefix` then the refusal's own words.
+ */
+export async function refused<T>(work: () => Promise<T>, prefix = ''): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof DomainError) throw new CliError(`${prefix}${error.message}`);
+    throw error;
+  }
+}
+
+export function loadConfigOrExit(env: NodeJS.ProcessEnv): Config {
   try {
     return loadConfig(env);
   } catch (error) {
@@ -50,16 +66,16 @@ async function connectOrExit(config: Config, options: ConnectOptions = {}): Prom
 export interface RuntimeOptions {
   logLevel?: string;
   longRunning?: boolean;
-  /** The environment the config is read from (default: process.env). */
+  /** The environment the config is read from (default: the command's). */
   env?: NodeJS.ProcessEnv;
   /** Started before the migrations run, stopped (the function it resolves to) once they are done: serve's boot listener. */
   whileMigrating?: (config: Config, logger: Logger) => Promise<() => Promise<void>>;
 }
 
 /** Config, database (migrated), credentials key and services: what every command starts from. */
-export async function openRuntime(options: RuntimeOptions = {}): Promise<Runtime> {
-  const config = loadConfigOrExit(options.env);
-  const logger = createLogger(options.logLevel ?? config.logLevel);
+export async function openRuntime(io: CliIo, options: RuntimeOptions = {}): Promise<Runtime> {
+  const config = loadConfigOrExit(options.env ?? io.env);
+  const logger = createLogger(options.logLevel ?? config.logLevel, io.logDestination);
   const database = await connectOrExit(config, {
     // A command that ends soon leaves checkpoints to SQLite (and to its close); a server does them aside.
     ...(options.longRunning
@@ -80,7 +96,7 @@ export async function openRuntime(options: RuntimeOptions = {}): Promise<Runtime
     if (applied.length) logger.info({ migrations: applied }, 'database migrated');
     const cipher = credentialsCipher(config, database, (message) => logger.warn(message));
     const ctx = createContext(config, database, logger, cipher);
-    return { ctx, logger, close: () => database.close() };
+    return { ctx, io, logger, close: () => database.close() };
   } catch (error) {
     await database.close();
     throw error;
@@ -88,8 +104,8 @@ export async function openRuntime(options: RuntimeOptions = {}): Promise<Runtime
 }
 
 /** Runs `work` with a runtime and always closes it. */
-export async function withRuntime<T>(work: (rt: Runtime) => Promise<T>, options: { logLevel?: string } = {}): Promise<T> {
-  const rt = await openRuntime(options);
+export async function withRuntime<T>(io: CliIo, work: (rt: Runtime) => Promise<T>, options: { logLevel?: string } = {}): Promise<T> {
+  const rt = await openRuntime(io, options);
   try {
     return await work(rt);
   } finally {

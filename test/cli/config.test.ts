@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config.js';
-import { runCli } from '../support/cli.js';
+import { runCliProcess } from '../support/cli.js';
 
 describe('configuration (docs/configuration.md)', () => {
   test('defaults', () => {
@@ -70,14 +70,14 @@ describe('configuration (docs/configuration.md)', () => {
   });
 
   test('the process stops with one line naming the variable', async () => {
-    const result = await runCli(['serve'], { PORT: 'eighty' });
+    const result = await runCliProcess(['serve'], { PORT: 'eighty' });
     assert.equal(result.code, 1);
     assert.equal(result.stdout, '');
     assert.equal(result.stderr.trim(), 'config error: PORT must be an integer from 0 to 65535 (got "eighty")');
   });
 
   test('a bad TRUST_PROXY stops the process with one line naming it and the entry', async () => {
-    const result = await runCli(['serve'], { TRUST_PROXY: '10.0.0.1, nginx' });
+    const result = await runCliProcess(['serve'], { TRUST_PROXY: '10.0.0.1, nginx' });
     assert.equal(result.code, 1);
     assert.equal(result.stdout, '');
     assert.equal(

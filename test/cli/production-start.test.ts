@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { readRouteList } from '../../src/modules/package-routes/schemas.js';
 import { staffActor } from '../support/actor.js';
 import { createTestApp, TEST_DIALECT, type TestApp } from '../support/app.js';
-import { cliEnv, runCli, spawnCli, type CliProcess } from '../support/cli.js';
+import { cliEnv, runCliProcess, spawnCli, type CliProcess } from '../support/cli.js';
 
 /**
  * docs/live-delivery.md, "Routes": with NODE_ENV=production and not LIVE_SANDBOX, `serve` and `worker` refuse
@@ -37,7 +37,7 @@ describe(`the production start check of routes (${TEST_DIALECT})`, () => {
   const REFUSAL = 'no usable route for live packages pkg_a_1gb, pkg_a_2gb, pkg_a_legacy, pkg_b_1gb, pkg_off_1gb: set routes (cli routes set) or LIVE_SANDBOX=true';
 
   test('serve and worker refuse to start in production, naming the active packages without a usable route', async () => {
-    const [serve, worker] = await Promise.all([runCli(['serve'], production), runCli(['worker'], production)]);
+    const [serve, worker] = await Promise.all([runCliProcess(['serve'], production), runCliProcess(['worker'], production)]);
     for (const [name, result] of [['serve', serve], ['worker', worker]] as const) {
       assert.equal(result.code, 1, `${name}: ${result.stdout}${result.stderr}`);
       assert.equal(result.stderr.trim().split('\n').at(-1), REFUSAL, `${name}: ${result.stderr}`);
@@ -63,7 +63,7 @@ describe(`the production start check of routes (${TEST_DIALECT})`, () => {
       await t.ctx.packageRoutes.replace(actor, id, readRouteList([{ provider: 'reloadly', operatorId: 643, amount: 10 }, { provider: 'dtone', productId: 100 + index }]));
     }
     // One package left: still refused, naming it alone.
-    const one = await runCli(['worker'], { ...production, ...dtone });
+    const one = await runCliProcess(['worker'], { ...production, ...dtone });
     assert.equal(one.code, 1, one.stdout + one.stderr);
     assert.equal(one.stderr.trim().split('\n').at(-1), 'no usable route for live packages pkg_off_1gb: set routes (cli routes set) or LIVE_SANDBOX=true');
 

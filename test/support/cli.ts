@@ -2,6 +2,8 @@ import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import { CliIo } from '../../src/cli/io.js';
+import { runProgram } from '../../src/cli/program.js';
 import type { TestApp } from './app.js';
 import { ROOT } from './repo.js';
 import { PROCESS_BUDGET_MS } from './wait.js';
@@ -129,8 +131,36 @@ export function spawnCli(args: string[], env: Record<string, string>, options: C
   };
 }
 
-/** Runs `cli <args>` to completion; fails (and kills it) if it has not finished within `budgetMs`. */
-export async function runCli(
+/**
+ * Runs `cli <args>` inside this process, as `npm run cli -- …` would run it (the same program,
+ * src/cli/program.ts, with the environment `env` over this process's and LOG_LEVEL=warn), and
+ * collects what it writes: its log lines go to its standard output, as pino's do in a process.
+ * Fails if it has not finished within `budgetMs`. A test about the process itself (exit on a
+ * signal, a start-up refusal, another user or working directory) uses runCliProcess.
+ */
+export async function runCli(args: string[], env: Record<string, string>, budgetMs = PROCESS_BUDGET_MS): Promise<CliResult> {
+  let stdout = '';
+  let stderr = '';
+  const io = new CliIo(
+    { ...process.env, LOG_LEVEL: 'warn', ...env },
+    (text) => void (stdout += text),
+    (text) => void (stderr += text),
+    { write: (line: string) => void (stdout += line) },
+  );
+  let timer: NodeJS.Timeout | undefined;
+  const budget = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`cli ${args.join(' ')} did not finish within ${budgetMs} ms; its output:\n${stdout}${stderr}`)), budgetMs);
+  });
+  try {
+    const { exitCode } = await Promise.race([runProgram(args, io), budget]);
+    return { code: exitCode, stdout, stderr };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Runs `cli <args>` as a process to completion; fails (and kills it) if it has not finished within `budgetMs`. */
+export async function runCliProcess(
   args: string[],
   env: Record<string, string>,
   budgetMs = PROCESS_BUDGET_MS,
@@ -145,16 +175,9 @@ export async function runCli(
   }
 }
 
-/**
- * Environment for a CLI child process on a test's own database (PostgreSQL: its schema through the
- * connection string's `options`), with a credentials key of its own.
- */
-export function cliDatabaseEnv(testDb: { url: string; pgSchema?: string }): Record<string, string> {
-  let url = testDb.url;
-  if (testDb.pgSchema) {
-    url += `${url.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${testDb.pgSchema}`)}`;
-  }
-  return { DATABASE_URL: url, CREDENTIALS_KEY: randomBytes(32).toString('base64'), NODE_ENV: 'test' };
+/** Environment for a CLI on a test's own database, with a credentials key of its own. */
+export function cliDatabaseEnv(testDb: { url: string }): Record<string, string> {
+  return { DATABASE_URL: testDb.url, CREDENTIALS_KEY: randomBytes(32).toString('base64'), NODE_ENV: 'test' };
 }
 
 /**

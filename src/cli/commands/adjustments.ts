@@ -1,20 +1,10 @@
 import type { Command } from 'commander';
-import { DomainError } from '../../domain/errors.js';
 import type { Mode } from '../../domain/types.js';
 import { formatGhs } from '../../lib/money.js';
 import { cliAdmin } from '../actor.js';
-import { printJson } from '../duration.js';
 import type { Runtime } from '../runtime.js';
-import { CliError, withRuntime } from '../runtime.js';
-
-async function refusedAsCliError<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (error instanceof DomainError) throw new CliError(`refused: ${error.message}`);
-    throw error;
-  }
-}
+import { CliError, refused, withRuntime } from '../runtime.js';
+import type { CliIo } from '../io.js';
 
 async function adminOf(rt: Runtime, email: string | undefined) {
   const actor = await cliAdmin(email, (e) => rt.ctx.staff.findByEmail(e));
@@ -29,7 +19,7 @@ function parseAmount(value: string): number {
 }
 
 /** `cli adjustments …`: the console's wallet adjustments (docs/cli.md, adjustments). */
-export function register(program: Command): void {
+export function register(program: Command, io: CliIo): void {
   const adjustments = program.command('adjustments').description('wallet adjustments by admins (four eyes above ADJUSTMENT_APPROVAL_ABOVE)');
 
   adjustments
@@ -49,10 +39,12 @@ export function register(program: Command): void {
       const direction = opts.credit !== undefined ? 'credit' : 'debit';
       const amount = parseAmount(opts.credit ?? opts.debit ?? '');
       await withRuntime(
+        io,
         async (rt) => {
           const actor = await adminOf(rt, opts.as);
-          const done = await refusedAsCliError(() =>
-            rt.ctx.console.requestAdjustment(actor, { profileId: opts.profile, mode, direction, amount, reason: opts.reason }),
+          const done = await refused(
+            () => rt.ctx.console.requestAdjustment(actor, { profileId: opts.profile, mode, direction, amount, reason: opts.reason }),
+            'refused: ',
           );
           const out = {
             id: done.id,
@@ -60,8 +52,8 @@ export function register(program: Command): void {
             amount: done.amount / 100,
             availableBalance: done.balances ? done.balances.available / 100 : null,
           };
-          if (opts.json) return printJson(out);
-          console.log(
+          if (opts.json) return io.json(out);
+          io.out(
             done.status === 'pending'
               ? `${done.id} pending: ${direction} of ${formatGhs(done.amount)} waits for another admin (adjustments approve ${done.id} --as <e-mail>)`
               : `${done.id} applied: ${direction} of ${formatGhs(done.amount)}; available now ${formatGhs(done.balances?.available ?? 0)}`,
@@ -78,10 +70,11 @@ export function register(program: Command): void {
     .description('approve a pending adjustment: the money moves now')
     .action(async (id: string, opts: { as: string }) => {
       await withRuntime(
+        io,
         async (rt) => {
           const actor = await adminOf(rt, opts.as);
-          const done = await refusedAsCliError(() => rt.ctx.console.approveAdjustment(actor, id));
-          console.log(`${id} approved: ${formatGhs(done.amount)} moved; available now ${formatGhs(done.balances?.available ?? 0)}`);
+          const done = await refused(() => rt.ctx.console.approveAdjustment(actor, id), 'refused: ');
+          io.out(`${id} approved: ${formatGhs(done.amount)} moved; available now ${formatGhs(done.balances?.available ?? 0)}`);
         },
         { logLevel: 'warn' },
       );
@@ -95,10 +88,11 @@ export function register(program: Command): void {
     .description('reject a pending adjustment: nothing moves')
     .action(async (id: string, opts: { reason: string; as: string }) => {
       await withRuntime(
+        io,
         async (rt) => {
           const actor = await adminOf(rt, opts.as);
-          await refusedAsCliError(() => rt.ctx.console.rejectAdjustment(actor, id, opts.reason));
-          console.log(`${id} rejected: nothing moved`);
+          await refused(() => rt.ctx.console.rejectAdjustment(actor, id, opts.reason), 'refused: ');
+          io.out(`${id} rejected: nothing moved`);
         },
         { logLevel: 'warn' },
       );
@@ -112,6 +106,7 @@ export function register(program: Command): void {
     .description('list adjustments, newest first')
     .action(async (opts: { pending?: boolean; profile?: string; json?: boolean }) => {
       await withRuntime(
+        io,
         async ({ ctx }) => {
           const rows = await ctx.console.adjustments({ status: opts.pending ? 'pending' : undefined, profileId: opts.profile });
           const shaped = rows.map((a) => ({
@@ -128,10 +123,10 @@ export function register(program: Command): void {
             decidedAt: a.decided_at === null ? null : Number(a.decided_at),
             decisionReason: a.decision_reason,
           }));
-          if (opts.json) return printJson(shaped);
-          if (shaped.length === 0) console.log('no adjustments');
+          if (opts.json) return io.json(shaped);
+          if (shaped.length === 0) io.out('no adjustments');
           for (const a of shaped) {
-            console.log(
+            io.out(
               `${a.id}  ${a.profileId}  ${a.mode}  ${a.direction} ${formatGhs(Math.round(a.amount * 100))}  ${a.status}  by ${a.requestedBy}  ${a.reason}`,
             );
           }

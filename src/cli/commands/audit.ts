@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
-import { printJson } from '../duration.js';
 import { CliError, withRuntime } from '../runtime.js';
+import type { CliIo } from '../io.js';
 
-export function register(program: Command): void {
+export function register(program: Command, io: CliIo): void {
   const audit = program.command('audit').description('the console’s audit trail');
 
   audit
@@ -16,14 +16,15 @@ export function register(program: Command): void {
       if (!/^\d+$/.test(opts.limit) || Number(opts.limit) < 1 || Number(opts.limit) > 1000)
         throw new CliError('--limit must be an integer from 1 to 1000');
       await withRuntime(
+        io,
         async ({ ctx }) => {
           const entries = await ctx.audit.list({ action: opts.action, recordId: opts.record, limit: Number(opts.limit) });
-          if (opts.json) return printJson(entries);
-          if (entries.length === 0) console.log('no audit entries');
+          if (opts.json) return io.json(entries);
+          if (entries.length === 0) io.out('no audit entries');
           for (const e of entries) {
             const record = e.recordId ? ` ${e.recordType ?? ''} ${e.recordId}` : '';
             const detail = e.detail ? ` ${JSON.stringify(e.detail)}` : '';
-            console.log(
+            io.out(
               `${e.id}  ${new Date(e.at).toISOString()}  ${e.actor}  ${e.address ?? '-'}  ${e.action}${record}  ${e.outcome}${detail}`,
             );
           }

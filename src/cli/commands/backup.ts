@@ -5,6 +5,7 @@ import SQLite from 'better-sqlite3';
 import type { Command } from 'commander';
 import type { Config } from '../../config.js';
 import { CliError, loadConfigOrExit } from '../runtime.js';
+import type { CliIo } from '../io.js';
 
 function sqlitePathOf(config: Config, command: string): string {
   if (!config.databaseUrl.startsWith('sqlite:')) {
@@ -117,39 +118,39 @@ export function restore(config: Config, backupFile: string): { file: string; man
   return { file: target, manifest };
 }
 
-export function register(program: Command): void {
+export function register(program: Command, io: CliIo): void {
   program
     .command('backup <file>')
     .description(
       'SQLite: consistent online copy of the database (safe while the service runs); names the credentials key it needs',
     )
     .action(async (target: string) => {
-      const config = loadConfigOrExit();
+      const config = loadConfigOrExit(io.env);
       const { file, manifest, pages } = await backup(config, target);
-      console.log(`backup: ${manifest.source} → ${file} (${pages} pages, integrity ok)`);
+      io.out(`backup: ${manifest.source} → ${file} (${pages} pages, integrity ok)`);
       if (manifest.credentialsKey) {
-        console.log(`credentials key: ${manifest.credentialsKey.fingerprint} (from ${manifest.credentialsKey.source})`);
-        console.log('keep that key with the backup: without it the result-checker credentials in it cannot be decrypted');
+        io.out(`credentials key: ${manifest.credentialsKey.fingerprint} (from ${manifest.credentialsKey.source})`);
+        io.out('keep that key with the backup: without it the result-checker credentials in it cannot be decrypted');
       } else {
-        console.log('credentials key: none found (no CREDENTIALS_KEY and no credentials.key beside the database)');
+        io.out('credentials key: none found (no CREDENTIALS_KEY and no credentials.key beside the database)');
       }
-      console.log(`manifest: ${file}.manifest.json`);
+      io.out(`manifest: ${file}.manifest.json`);
     });
 
   program
     .command('restore <backup>')
     .description('SQLite: replace the database named by DATABASE_URL with a backup; refuses while a process has it open')
     .action((from: string) => {
-      const config = loadConfigOrExit();
+      const config = loadConfigOrExit(io.env);
       const { file, manifest } = restore(config, from);
-      console.log(`restore: ${path.resolve(from)} → ${file}`);
+      io.out(`restore: ${path.resolve(from)} → ${file}`);
       const now = credentialsKeyOf(config, file);
       if (manifest?.credentialsKey) {
-        console.log(
+        io.out(
           `the backup needs credentials key ${manifest.credentialsKey.fingerprint}; configured now: ${now?.fingerprint ?? 'none'}`,
         );
         if (now && now.fingerprint !== manifest.credentialsKey.fingerprint) {
-          console.log(
+          io.out(
             "WARNING: the configured key is not the backup's: set CREDENTIALS_KEY (or credentials.key) to the backup's key",
           );
         }

@@ -10,6 +10,7 @@ import { cliActor } from '../actor.js';
 import { openRuntime, type Runtime } from '../runtime.js';
 import { formatSummary, importSeedFile } from './import.js';
 import { serve } from './serve.js';
+import type { CliIo } from '../io.js';
 
 const DEMO_SEED = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../examples/demo-seed.json');
 const DEMO_KEY = 'service_test_demoAmaMensahTest0001';
@@ -79,16 +80,16 @@ async function demoStaffLogin(ctx: Runtime['ctx']): Promise<string> {
   return password;
 }
 
-export function register(program: Command): void {
+export function register(program: Command, io: CliIo): void {
   program
     .command('demo')
     .description('import examples/demo-seed.json into the configured database and serve it (on 127.0.0.1 unless HOST is set)')
     .action(async () => {
-      const demo = demoEnvironment(process.env);
+      const demo = demoEnvironment(io.env);
       const { localOnly } = demo;
       const upstreams = await startDemoUpstreams(demo.env);
       const env = upstreams.env;
-      const opened = await openRuntime({ longRunning: true, env });
+      const opened = await openRuntime(io, { longRunning: true, env });
       const rt: Runtime = {
         ...opened,
         async close() {
@@ -97,11 +98,11 @@ export function register(program: Command): void {
           await upstreams.paystack.close();
         },
       };
-      console.log(formatSummary(await importSeedFile(rt, DEMO_SEED)));
+      io.out(formatSummary(await importSeedFile(rt, DEMO_SEED)));
       const consoleOn = rt.ctx.config.console.enabled;
       const staffPassword = consoleOn ? await demoStaffLogin(rt.ctx) : null;
       const { url } = await serve(rt, undefined, { docsApiKey: DEMO_KEY });
-      console.log(
+      io.out(
         [
           '',
           `partner-api demo is running at ${url}`,

@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import type { Command } from 'commander';
 import { parseSeed, SeedError, type ImportSummary } from '../../seed/import.js';
 import { CliError, withRuntime, type Runtime } from '../runtime.js';
+import type { CliIo } from '../io.js';
 
 export async function importSeedFile(rt: Runtime, file: string): Promise<ImportSummary> {
   let text: string;
@@ -27,15 +28,16 @@ export function formatSummary(s: ImportSummary): string {
   ].join('\n');
 }
 
-export function register(program: Command): void {
+export function register(program: Command, io: CliIo): void {
   program
     .command('import')
     .argument('<file>', 'seed file (JSON; the format is in docs/seed-import.md)')
     .description('import a seed file: idempotent upsert by id, all-or-nothing')
     .action(async (file: string) => {
       await withRuntime(
+        io,
         async (rt) => {
-          console.log(`imported ${file}\n${formatSummary(await importSeedFile(rt, file))}`);
+          io.out(`imported ${file}\n${formatSummary(await importSeedFile(rt, file))}`);
         },
         { logLevel: 'warn' },
       );

@@ -1,27 +1,16 @@
 import type { Command } from 'commander';
-import { DomainError } from '../../domain/errors.js';
 import type { Mode } from '../../domain/types.js';
 import { cliActor } from '../actor.js';
-import { printJson } from '../duration.js';
 import { apiKeyJson } from '../json-views.js';
-import { CliError, withRuntime } from '../runtime.js';
+import { CliError, refused, withRuntime } from '../runtime.js';
+import type { CliIo } from '../io.js';
 
 function parseMode(value: string): Mode {
   if (value !== 'live' && value !== 'test') throw new CliError('--mode must be live or test');
   return value;
 }
 
-/** A refusal of the service as one line. */
-async function refusedAsCliError<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (error instanceof DomainError) throw new CliError(error.message);
-    throw error;
-  }
-}
-
-export function register(program: Command): void {
+export function register(program: Command, io: CliIo): void {
   const keys = program.command('keys').description('manage API keys');
 
   keys
@@ -32,9 +21,10 @@ export function register(program: Command): void {
     .action(async (opts: { profile: string; mode: string }) => {
       const mode = parseMode(opts.mode);
       await withRuntime(
+        io,
         async ({ ctx }) => {
-          const { id, key } = await refusedAsCliError(() => ctx.console.createKey(cliActor(), opts.profile, mode));
-          console.log(`key id: ${id}\nAPI key (shown once, store it now): ${key}`);
+          const { id, key } = await refused(() => ctx.console.createKey(cliActor(), opts.profile, mode));
+          io.out(`key id: ${id}\nAPI key (shown once, store it now): ${key}`);
         },
         { logLevel: 'warn' },
       );
@@ -47,16 +37,17 @@ export function register(program: Command): void {
     .description('list keys (ids, prefixes, mode, state); never a whole key')
     .action(async (opts: { profile?: string; json?: boolean }) => {
       await withRuntime(
+        io,
         async ({ ctx }) => {
           const rows = opts.profile
             ? (await ctx.profiles.listKeys(opts.profile)).map((k) => ({ ...k, profile_id: opts.profile ?? '' }))
             : await ctx.profiles.listAllKeys();
-          if (opts.json) return printJson(rows.map(apiKeyJson));
-          if (!rows.length) console.log(opts.profile ? `no keys for ${opts.profile}` : 'no keys');
+          if (opts.json) return io.json(rows.map(apiKeyJson));
+          if (!rows.length) io.out(opts.profile ? `no keys for ${opts.profile}` : 'no keys');
           for (const k of rows) {
             const used = k.last_used_at ? new Date(Number(k.last_used_at)).toISOString() : 'never';
             const owner = opts.profile ? '' : `${k.profile_id}  `;
-            console.log(`${owner}${k.id}  ${k.mode}  ${k.prefix}  ${k.revoked ? 'revoked' : 'active'}  last used ${used}`);
+            io.out(`${owner}${k.id}  ${k.mode}  ${k.prefix}  ${k.revoked ? 'revoked' : 'active'}  last used ${used}`);
           }
         },
         { logLevel: 'warn' },
@@ -69,9 +60,10 @@ export function register(program: Command): void {
     .description('revoke a key: it is refused from the next request on')
     .action(async (keyId: string) => {
       await withRuntime(
+        io,
         async ({ ctx }) => {
-          const key = await refusedAsCliError(() => ctx.console.revokeKey(cliActor(), keyId));
-          console.log(`revoked ${keyId} (${key.prefix})`);
+          const key = await refused(() => ctx.console.revokeKey(cliActor(), keyId));
+          io.out(`revoked ${keyId} (${key.prefix})`);
         },
         { logLevel: 'warn' },
       );

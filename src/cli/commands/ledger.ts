@@ -1,24 +1,23 @@
 import type { Command } from 'commander';
-import { DomainError } from '../../domain/errors.js';
 import { formatGhs } from '../../lib/money.js';
 import { STATEMENT_EXPORT_MAX, statementCsv } from '../../modules/wallet/statement.js';
 import { cliActor } from '../actor.js';
-import { printJson } from '../duration.js';
-import { CliError, withRuntime } from '../runtime.js';
+import { CliError, refused, withRuntime } from '../runtime.js';
+import type { CliIo } from '../io.js';
 
-export function register(program: Command): void {
+export function register(program: Command, io: CliIo): void {
   const ledger = program.command('ledger').description('check the books');
 
   ledger
     .command('verify')
     .description('recompute every wallet from the ledger and the orders; exits 1 naming each mismatch')
     .action(async () => {
-      const report = await withRuntime(({ ctx }) => ctx.console.verifyLedger(cliActor()), { logLevel: 'warn' });
+      const report = await withRuntime(io, ({ ctx }) => ctx.console.verifyLedger(cliActor()), { logLevel: 'warn' });
       if (report.ok) {
-        console.log(`ledger verify: OK (${report.wallets} wallets, ${report.entries} entries)`);
+        io.out(`ledger verify: OK (${report.wallets} wallets, ${report.entries} entries)`);
         return;
       }
-      for (const mismatch of report.mismatches) console.log(`MISMATCH ${mismatch}`);
+      for (const mismatch of report.mismatches) io.out(`MISMATCH ${mismatch}`);
       throw new CliError(
         `ledger verify: ${report.mismatches.length} mismatches (${report.wallets} wallets, ${report.entries} entries)`,
       );
@@ -38,26 +37,21 @@ export function register(program: Command): void {
       if (opts.mode !== 'live' && opts.mode !== 'test') throw new CliError('--mode must be live or test');
       const mode = opts.mode;
       await withRuntime(
+        io,
         async ({ ctx }) => {
-          let s;
-          try {
-            s = await ctx.console.statement({
-              profileId: opts.profile,
-              mode,
-              from: opts.from,
-              to: opts.to,
-              kinds: opts.kind ? [opts.kind] : [],
-              limit: STATEMENT_EXPORT_MAX,
-            });
-          } catch (error) {
-            if (error instanceof DomainError) throw new CliError(error.message);
-            throw error;
-          }
-          if (s.next !== null) console.error(`more than ${STATEMENT_EXPORT_MAX} entries: only the first are shown; narrow --from/--to`);
-          if (opts.csv) return void process.stdout.write(statementCsv(s));
+          const s = await refused(() => ctx.console.statement({
+            profileId: opts.profile,
+            mode,
+            from: opts.from,
+            to: opts.to,
+            kinds: opts.kind ? [opts.kind] : [],
+            limit: STATEMENT_EXPORT_MAX,
+          }));
+          if (s.next !== null) io.err(`more than ${STATEMENT_EXPORT_MAX} entries: only the first are shown; narrow --from/--to`);
+          if (opts.csv) return void io.write(statementCsv(s));
           const g = (p: number) => p / 100;
           if (opts.json) {
-            return printJson({
+            return io.json({
               profileId: s.profileId,
               mode: s.mode,
               from: s.from,
@@ -79,16 +73,16 @@ export function register(program: Command): void {
               })),
             });
           }
-          console.log(`statement ${s.profileId} ${s.mode}  ${s.from ?? 'first entry'} to ${s.to ?? 'now'}${s.kinds.length ? `  ${s.kinds.join(',')}` : ''}`);
-          console.log(`opening ${formatGhs(s.opening.available)} (held ${formatGhs(s.opening.held)})`);
+          io.out(`statement ${s.profileId} ${s.mode}  ${s.from ?? 'first entry'} to ${s.to ?? 'now'}${s.kinds.length ? `  ${s.kinds.join(',')}` : ''}`);
+          io.out(`opening ${formatGhs(s.opening.available)} (held ${formatGhs(s.opening.held)})`);
           for (const l of s.lines) {
             const sign = l.availableDelta >= 0 ? '+' : '-';
-            console.log(
+            io.out(
               `${l.id}  ${new Date(l.at).toISOString()}  ${l.kind}  ${sign}${formatGhs(Math.abs(l.availableDelta))}  after ${formatGhs(l.availableAfter)} (held ${formatGhs(l.heldAfter)})  ${l.source.type}${l.source.id ? ` ${l.source.id}` : ''}  ${l.memo}`,
             );
           }
-          console.log(`credits ${formatGhs(s.totals.credits)}  debits ${formatGhs(-s.totals.debits)}  entries ${s.totals.entries}`);
-          console.log(`closing ${formatGhs(s.closing.available)} (held ${formatGhs(s.closing.held)})`);
+          io.out(`credits ${formatGhs(s.totals.credits)}  debits ${formatGhs(-s.totals.debits)}  entries ${s.totals.entries}`);
+          io.out(`closing ${formatGhs(s.closing.available)} (held ${formatGhs(s.closing.held)})`);
         },
         { logLevel: 'warn' },
       );

@@ -1,9 +1,8 @@
 import type { Command } from 'commander';
-import { DomainError } from '../../domain/errors.js';
 import { isNetwork, NETWORKS, type Network } from '../../domain/networks.js';
 import { cliActor } from '../actor.js';
-import { printJson } from '../duration.js';
-import { CliError, withRuntime } from '../runtime.js';
+import { CliError, refused, withRuntime } from '../runtime.js';
+import type { CliIo } from '../io.js';
 
 /** `MTN`, `telecel`, … → the network; `none` → null (clears it). */
 function networkArgument(text: string): Network | null {
@@ -13,7 +12,7 @@ function networkArgument(text: string): Network | null {
   throw new CliError(`network must be one of ${NETWORKS.join(', ')} or none (got "${text}")`);
 }
 
-export function register(program: Command): void {
+export function register(program: Command, io: CliIo): void {
   const operators = program.command('operators').description("operators and the network their bundles are for (docs/api.md, \"The number's network\")");
 
   operators
@@ -22,11 +21,12 @@ export function register(program: Command): void {
     .description('one line per operator: id, status, network (none: its recipients are not checked) and name')
     .action(async (opts: { json?: boolean }) => {
       await withRuntime(
+        io,
         async ({ ctx }) => {
           const list = await ctx.console.operators();
-          if (opts.json) return printJson(list);
-          if (list.length === 0) console.log('no operators (import a seed file)');
-          for (const o of list) console.log([o.id, o.status, o.network ?? 'none', o.name].join('  '));
+          if (opts.json) return io.json(list);
+          if (list.length === 0) io.out('no operators (import a seed file)');
+          for (const o of list) io.out([o.id, o.status, o.network ?? 'none', o.name].join('  '));
         },
         { logLevel: 'warn' },
       );
@@ -40,14 +40,12 @@ export function register(program: Command): void {
     .action(async (operatorId: string, text: string) => {
       const network = networkArgument(text);
       await withRuntime(
+        io,
         async ({ ctx }) => {
-          try {
+          await refused(async () => {
             const { before, after } = await ctx.console.setOperatorNetwork(cliActor(), operatorId, network);
-            console.log(`network of ${operatorId}: ${before ?? 'none'} -> ${after ?? 'none'}`);
-          } catch (error) {
-            if (error instanceof DomainError) throw new CliError(`refused: ${error.message}`);
-            throw error;
-          }
+            io.out(`network of ${operatorId}: ${before ?? 'none'} -> ${after ?? 'none'}`);
+          }, 'refused: ');
         },
         { logLevel: 'warn' },
       );

@@ -6,17 +6,18 @@ import { pageRequest } from '../../lib/staff-page.js';
 import { toOrderView } from '../../modules/orders/views.js';
 import { formatGhs as ghs } from '../../lib/money.js';
 import { normaliseGhanaMsisdn } from '../../lib/phone.js';
-import { formatDuration as duration, parseDuration, printJson } from '../duration.js';
+import { formatDuration as duration, parseDuration } from '../duration.js';
 import { cliActor } from '../actor.js';
 import { staffOrderJson, stuckJson } from '../json-views.js';
 import { orderNamedBy } from '../order-identifier.js';
-import { CliError, withRuntime } from '../runtime.js';
+import { CliError, refused, withRuntime } from '../runtime.js';
+import type { CliIo } from '../io.js';
 
 /** What names an order on the command line (docs/cli.md, "Naming an order"). */
 const ORDER_ARGUMENT = 'order id, short reference, paymentReference or recipient number (any form)';
 const withoutRecipients = (order: object) => Object.fromEntries(Object.entries(order).filter(([key]) => key !== 'bulkRecipients'));
 
-export function register(program: Command): void {
+export function register(program: Command, io: CliIo): void {
   const orders = program.command('orders').description('inspect and correct data orders (staff)');
 
   orders
@@ -27,32 +28,33 @@ export function register(program: Command): void {
     .action(async (opts: { olderThan?: string; json?: boolean }) => {
       const olderThan = opts.olderThan === undefined ? undefined : parseDuration('--older-than', opts.olderThan);
       const found = await withRuntime(
+        io,
         async ({ ctx }) => {
           const threshold = olderThan ?? ctx.config.orderStuckAfterMs;
           const { attention, stuck } = await ctx.console.stuckDeliveries(threshold);
           const now = Date.now();
           if (opts.json) {
-            printJson(stuckJson(threshold, attention, stuck));
+            io.json(stuckJson(threshold, attention, stuck));
             return stuck.length + attention.length;
           }
           // First what only staff can settle: an upstream that may have delivered and will not say.
           for (const a of attention) {
-            console.log(
+            io.out(
               `${a.order_id} ${a.short_reference} ${a.mode} ${a.beneficiary_msisdn} needs attention: ${a.provider} attempt ${a.reference} ` +
                 `${a.status} for ${duration(a.unknownForMs)} (${a.profile_id})${a.message ? `; last answer: ${a.message}` : ''}`,
             );
           }
           if (stuck.length === 0 && attention.length > 0) return attention.length;
           if (stuck.length === 0) {
-            console.log(`orders stuck: none (no delivery open longer than ${duration(threshold)})`);
+            io.out(`orders stuck: none (no delivery open longer than ${duration(threshold)})`);
             return 0;
           }
-          console.log(`orders stuck: ${stuck.length} deliveries open longer than ${duration(threshold)}`);
+          io.out(`orders stuck: ${stuck.length} deliveries open longer than ${duration(threshold)}`);
           for (const s of stuck) {
             const next = s.outbox
               ? `next ${s.outbox.kind} ${new Date(s.outbox.runAt).toISOString()}, tries ${s.outbox.tries}${s.outbox.lastError ? `, last error: ${s.outbox.lastError}` : ''}`
               : 'NO OUTBOX ROW';
-            console.log(
+            io.out(
               `${s.orderId} ${s.shortReference} ${s.mode} recipient ${s.recipient} ${s.msisdn} ${s.status} attempt ${s.attempt} ` +
                 `for ${duration(now - s.since)} (${s.profileId}); ${next}`,
             );
@@ -84,10 +86,11 @@ export function register(program: Command): void {
       const page = pageRequest({ older: opts.cursor }, Number(opts.limit));
       if (!page) throw new CliError('--cursor is not a cursor this command printed');
       await withRuntime(
+        io,
         async ({ ctx }) => {
           const found = await ctx.console.searchOrders({ mode, text: opts.q, state, profileId: opts.profile }, page);
           if (opts.json) {
-            return printJson({
+            return io.json({
               // A list reads no recipients: a bulk order's are in `orders show --json`.
               orders: found.rows.map((o) => ({
                 ...withoutRecipients(toOrderView(o, [])),
@@ -100,14 +103,14 @@ export function register(program: Command): void {
               continueCursor: found.older ?? '',
             });
           }
-          if (found.rows.length === 0) console.log('no order matches');
+          if (found.rows.length === 0) io.out('no order matches');
           for (const o of found.rows) {
-            console.log(
+            io.out(
               `${o.id} ${o.short_reference}  ${new Date(Number(o.created_at)).toISOString()}  ${o.mode}  ${o.state}  ${o.order_type}${o.is_bulk ? ' (bulk)' : ''}  ` +
                 `${ghs(Number(o.amount))}  ${o.beneficiary_msisdn}  ${found.names.get(o.profile_id) ?? o.profile_id} (${o.profile_id})${o.payment_reference ? `  ref ${o.payment_reference}` : ''}`,
             );
           }
-          if (found.older) console.log(`older: --cursor ${found.older}`);
+          if (found.older) io.out(`older: --cursor ${found.older}`);
         },
         { logLevel: 'warn' },
       );
@@ -120,40 +123,41 @@ export function register(program: Command): void {
     .description('show an order: its recipients (with their outbox step) and its ledger entries')
     .action(async (order: string, opts: { json?: boolean }) => {
       await withRuntime(
+        io,
         async ({ ctx }) => {
           const named = await orderNamedBy(ctx, order);
           const d = await ctx.orders.detailForStaff(named.order.id);
           const attempts = await ctx.deliveries.attemptsOf(d.order.id);
-          if (opts.json) return printJson(staffOrderJson(d, attempts));
+          if (opts.json) return io.json(staffOrderJson(d, attempts));
           const o = d.order;
           const at = (ms: number | string | null) => (ms === null ? '-' : new Date(Number(ms)).toISOString());
-          console.log(
+          io.out(
             `order ${o.id} ${o.short_reference}  ${o.state}  ${o.mode}  ${o.order_type}${o.is_bulk ? ' (bulk)' : ''}  profile ${o.profile_id}`,
           );
-          console.log(
+          io.out(
             `  ${o.operator_name} ${o.package_label}  ${ghs(Number(o.amount))}  created ${at(o.created_at)}  completed ${at(o.completed_at)}`,
           );
-          if (o.error_message) console.log(`  error: ${o.error_message}`);
-          if (o.reversal_reason) console.log(`  reversed ${at(o.reversed_at)}: ${o.reversal_reason}`);
-          console.log('recipients:');
+          if (o.error_message) io.out(`  error: ${o.error_message}`);
+          if (o.reversal_reason) io.out(`  reversed ${at(o.reversed_at)}: ${o.reversal_reason}`);
+          io.out('recipients:');
           for (const i of d.items) {
             const step = i.outbox_kind ? `; next ${i.outbox_kind} ${at(i.outbox_run_at)}, tries ${String(i.outbox_tries)}` : '';
-            console.log(
+            io.out(
               `  #${i.idx} ${i.beneficiary_msisdn} ${i.status} attempt ${i.attempt} ${ghs(Number(i.amount))}${i.error_message ? ` (${i.error_message})` : ''}${step}`,
             );
           }
-          if (attempts.length > 0) console.log('provider attempts:');
+          if (attempts.length > 0) io.out('provider attempts:');
           for (const a of attempts) {
             const cost = a.cost === null ? '' : ` cost ${ghs(a.cost)}`;
-            console.log(
+            io.out(
               `  ${a.reference} ${a.provider} ${a.status}${a.provider_transaction_id ? ` tx ${a.provider_transaction_id}` : ''}${cost} created ${at(a.created_at)}` +
                 `${a.message ? ` (${a.message})` : ''}${a.resolved_by ? ` resolved by ${a.resolved_by}` : ''}`,
             );
           }
-          console.log('ledger:');
-          if (d.ledger.length === 0) console.log('  none');
+          io.out('ledger:');
+          if (d.ledger.length === 0) io.out('  none');
           for (const e of d.ledger) {
-            console.log(
+            io.out(
               `  ${String(e.id)} ${at(e.created_at)} ${e.kind} available ${ghs(Number(e.available_delta))} held ${ghs(Number(e.held_delta))}${e.memo ? `  ${e.memo}` : ''}`,
             );
           }
@@ -174,21 +178,19 @@ export function register(program: Command): void {
       if (Boolean(opts.delivered) === Boolean(opts.failed)) throw new CliError('give exactly one of --delivered or --failed');
       const recipient = opts.recipient === undefined ? undefined : (normaliseGhanaMsisdn(opts.recipient) ?? opts.recipient.trim());
       await withRuntime(
+        io,
         async ({ ctx }) => {
           const named = await orderNamedBy(ctx, order, { preferOpen: true });
           const msisdn = recipient ?? named.msisdn ?? undefined;
-          try {
+          await refused(async () => {
             const r = await ctx.console.resolveDelivery(cliActor(), {
               order: named.order.id,
               outcome: opts.delivered ? 'completed' : 'failed',
               reason: opts.reason,
               ...(msisdn === undefined ? {} : { msisdn }),
             });
-            console.log(`order ${r.orderId} ${r.shortReference}: delivery to ${r.msisdn} ${r.outcome === 'completed' ? 'delivered' : 'failed'} (resolved by hand)`);
-          } catch (error) {
-            if (error instanceof DomainError) throw new CliError(error.message);
-            throw error;
-          }
+            io.out(`order ${r.orderId} ${r.shortReference}: delivery to ${r.msisdn} ${r.outcome === 'completed' ? 'delivered' : 'failed'} (resolved by hand)`);
+          });
         },
         { logLevel: 'warn' },
       );
@@ -202,22 +204,20 @@ export function register(program: Command): void {
     .action(async (order: string | undefined, opts: { olderThan?: string }) => {
       const olderThan = opts.olderThan === undefined ? undefined : parseDuration('--older-than', opts.olderThan);
       await withRuntime(
+        io,
         async ({ ctx }) => {
           const threshold = olderThan ?? ctx.config.orderStuckAfterMs;
           if (order !== undefined) {
             const named = await orderNamedBy(ctx, order, { preferOpen: true });
-            try {
+            await refused(async () => {
               const r = await ctx.console.retryOrder(cliActor(), named.order.id, threshold);
-              console.log(
+              io.out(
                 `retried ${r.orderId} (${r.shortReference}): ${r.stuck} stuck deliveries, ${r.hurried} made due now, ${r.requeued} requeued`,
               );
-            } catch (error) {
-              if (error instanceof DomainError) throw new CliError(`cannot retry: ${error.message}`);
-              throw error;
-            }
+            }, 'cannot retry: ');
             return;
           }
-          await retryEveryStuckOrder(ctx, threshold);
+          await retryEveryStuckOrder(io, ctx, threshold);
         },
         { logLevel: 'warn' },
       );
@@ -232,27 +232,25 @@ export function register(program: Command): void {
     .description('refund a completed data order once (or one completed recipient of a bulk order); its state becomes reversed')
     .action(async (order: string, opts: { reason: string; recipient?: string; json?: boolean }) => {
       await withRuntime(
+        io,
         async ({ ctx }) => {
           const named = await orderNamedBy(ctx, order);
-          try {
+          await refused(async () => {
             if (opts.recipient !== undefined) {
               const r = await ctx.console.reverseRecipient(cliActor(), named.order.id, opts.recipient, opts.reason);
-              if (opts.json) return printJson(r.order);
-              console.log(
+              if (opts.json) return io.json(r.order);
+              io.out(
                 `reversed recipient ${r.recipient} of ${r.orderId} (${r.shortReference}): refunded ${ghs(r.refunded)}; wallet available now ${ghs(r.availableAfter)}` +
                   (r.orderReversed ? '; it was the last completed recipient: the order is reversed' : ''),
               );
               return;
             }
             const r = await ctx.console.reverseOrder(cliActor(), named.order.id, opts.reason);
-            if (opts.json) return printJson(r.order);
-            console.log(
+            if (opts.json) return io.json(r.order);
+            io.out(
               `reversed ${r.orderId} (${r.shortReference}): refunded ${ghs(r.refunded)}; wallet available now ${ghs(r.availableAfter)}`,
             );
-          } catch (error) {
-            if (error instanceof DomainError) throw new CliError(`cannot reverse: ${error.message}`);
-            throw error;
-          }
+          }, 'cannot reverse: ');
         },
         { logLevel: 'warn' },
       );
@@ -264,27 +262,27 @@ export function register(program: Command): void {
  * (same query, same threshold), once, in the order listed; a delivery that needs attention is left
  * to `orders resolve` (an upstream may have delivered it). Exits 1 when any retry failed.
  */
-async function retryEveryStuckOrder(ctx: AppContext, threshold: number): Promise<void> {
+async function retryEveryStuckOrder(io: CliIo, ctx: AppContext, threshold: number): Promise<void> {
   const { attention, stuck } = await ctx.console.stuckDeliveries(threshold);
   for (const a of attention) {
-    console.log(`${a.order_id} ${a.short_reference} skipped: needs attention (${a.provider} attempt ${a.reference} ${a.status}); settle it with orders resolve`);
+    io.out(`${a.order_id} ${a.short_reference} skipped: needs attention (${a.provider} attempt ${a.reference} ${a.status}); settle it with orders resolve`);
   }
   const orders = [...new Map(stuck.map((s) => [s.orderId, s.shortReference])).entries()];
   if (orders.length === 0) {
-    console.log(`orders retry: nothing stuck (no delivery open longer than ${duration(threshold)})`);
+    io.out(`orders retry: nothing stuck (no delivery open longer than ${duration(threshold)})`);
     return;
   }
   let failed = 0;
   for (const [orderId, shortReference] of orders) {
     try {
       const r = await ctx.console.retryOrder(cliActor(), orderId, threshold);
-      console.log(`${r.orderId} ${r.shortReference} retried: ${r.stuck} stuck deliveries, ${r.hurried} made due now, ${r.requeued} requeued`);
+      io.out(`${r.orderId} ${r.shortReference} retried: ${r.stuck} stuck deliveries, ${r.hurried} made due now, ${r.requeued} requeued`);
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       failed++;
-      console.log(`${orderId} ${shortReference} FAILED: ${error.message}`);
+      io.out(`${orderId} ${shortReference} FAILED: ${error.message}`);
     }
   }
-  console.log(`orders retry: ${orders.length - failed} of ${orders.length} orders retried${failed > 0 ? `, ${failed} failed` : ''}`);
+  io.out(`orders retry: ${orders.length - failed} of ${orders.length} orders retried${failed > 0 ? `, ${failed} failed` : ''}`);
   if (failed > 0) throw new CliError('', 1);
 }

@@ -1,11 +1,10 @@
 import type { Command } from 'commander';
-import { DomainError } from '../../domain/errors.js';
 import { ROLES, type Role } from '../../domain/types.js';
 import { formatGhs, fromGhs, toGhs } from '../../lib/money.js';
 import type { PackagePricing, StaffPackageRow } from '../../modules/catalog/editor.js';
 import { cliActor } from '../actor.js';
-import { printJson } from '../duration.js';
-import { CliError, withRuntime } from '../runtime.js';
+import { CliError, refused, withRuntime } from '../runtime.js';
+import type { CliIo } from '../io.js';
 
 function ghs(option: string, text: string): number {
   const trimmed = text.trim();
@@ -62,7 +61,7 @@ function packageJson(p: StaffPackageRow) {
   };
 }
 
-export function register(program: Command): void {
+export function register(program: Command, io: CliIo): void {
   const packages = program.command('packages').description('data packages: prices and status (routes: see routes)');
 
   packages
@@ -71,11 +70,12 @@ export function register(program: Command): void {
     .description('every data package with its price, role prices and status')
     .action(async (opts: { json?: boolean }) => {
       await withRuntime(
+        io,
         async ({ ctx }) => {
           const list = await ctx.packages.list();
-          if (opts.json) return printJson(list.map(packageJson));
-          if (list.length === 0) console.log('no data packages');
-          for (const p of list) console.log(line(p));
+          if (opts.json) return io.json(list.map(packageJson));
+          if (list.length === 0) io.out('no data packages');
+          for (const p of list) io.out(line(p));
         },
         { logLevel: 'warn' },
       );
@@ -93,17 +93,13 @@ export function register(program: Command): void {
         throw new CliError('give --price, --role-price or --status');
       }
       await withRuntime(
+        io,
         async ({ ctx }) => {
           const current = await ctx.packages.find(packageId);
           if (!current) throw new CliError(`no data package ${packageId}`);
-          try {
-            await ctx.console.updatePackage(cliActor(), packageId, pricingChange(current, opts));
-          } catch (error) {
-            if (error instanceof DomainError) throw new CliError(`refused: ${error.message}`);
-            throw error;
-          }
+          await refused(() => ctx.console.updatePackage(cliActor(), packageId, pricingChange(current, opts)), 'refused: ');
           const after = await ctx.packages.find(packageId);
-          if (after) console.log(`updated ${line(after)}`);
+          if (after) io.out(`updated ${line(after)}`);
         },
         { logLevel: 'warn' },
       );

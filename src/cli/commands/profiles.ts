@@ -1,12 +1,11 @@
 import type { Command } from 'commander';
 import { formatGhs } from '../../lib/money.js';
-import { DomainError } from '../../domain/errors.js';
 import { cliActor } from '../actor.js';
-import { printJson } from '../duration.js';
 import { staffProfileJson } from '../json-views.js';
-import { CliError, withRuntime } from '../runtime.js';
+import { CliError, refused, withRuntime } from '../runtime.js';
+import type { CliIo } from '../io.js';
 
-export function register(program: Command): void {
+export function register(program: Command, io: CliIo): void {
   const profiles = program.command('profiles').description('partner profiles');
 
   profiles
@@ -15,14 +14,15 @@ export function register(program: Command): void {
     .description('list profiles with role, status and wallet balances per mode')
     .action(async (opts: { json?: boolean }) => {
       await withRuntime(
+        io,
         async ({ ctx }) => {
           const rows = await ctx.profiles.listForStaff();
-          if (opts.json) return printJson(rows.map(staffProfileJson));
-          if (rows.length === 0) console.log('no profiles (import a seed: import <file>)');
+          if (opts.json) return io.json(rows.map(staffProfileJson));
+          if (rows.length === 0) io.out('no profiles (import a seed: import <file>)');
           for (const p of rows) {
             const wallets =
               p.wallets.map((w) => `${w.mode} ${formatGhs(w.available)} (held ${formatGhs(w.held)})`).join(', ') || 'no wallet';
-            console.log(`${p.id}  ${p.name}  ${p.role}  ${p.status}  ${wallets}`);
+            io.out(`${p.id}  ${p.name}  ${p.role}  ${p.status}  ${wallets}`);
           }
         },
         { logLevel: 'warn' },
@@ -39,14 +39,10 @@ export function register(program: Command): void {
       .description(`${name} a profile (as the console's partner page does; recorded in the audit trail)`)
       .action(async (profileId: string) => {
         await withRuntime(
+          io,
           async ({ ctx }) => {
-            try {
-              await ctx.console.setProfileStatus(cliActor(), profileId, status);
-            } catch (error) {
-              if (error instanceof DomainError) throw new CliError(`refused: ${error.message}`);
-              throw error;
-            }
-            console.log(`${profileId} ${done}`);
+            await refused(() => ctx.console.setProfileStatus(cliActor(), profileId, status), 'refused: ');
+            io.out(`${profileId} ${done}`);
           },
           { logLevel: 'warn' },
         );
@@ -69,25 +65,20 @@ export function register(program: Command): void {
         if (opts.status !== 'Active' && opts.status !== 'Suspended') throw new CliError('--status must be Active or Suspended');
         const status = opts.status;
         await withRuntime(
+          io,
           async ({ ctx }) => {
-            let created;
-            try {
-              created = await ctx.console.createProfile(cliActor(), {
-                firstName: opts.firstName,
-                middleName: opts.middleName,
-                lastName: opts.lastName,
-                phoneNumber: opts.phone,
-                email: opts.email,
-                role: opts.role,
-                status,
-              });
-            } catch (error) {
-              if (error instanceof DomainError) throw new CliError(`refused: ${error.message}`);
-              throw error;
-            }
-            if (opts.json) return printJson(created);
-            console.log(`profile ${created.id} created with live and test wallets`);
-            for (const k of created.keys) console.log(`${k.mode} key ${k.id} (shown once, store it now): ${k.key}`);
+            const created = await refused(() => ctx.console.createProfile(cliActor(), {
+              firstName: opts.firstName,
+              middleName: opts.middleName,
+              lastName: opts.lastName,
+              phoneNumber: opts.phone,
+              email: opts.email,
+              role: opts.role,
+              status,
+            }), 'refused: ');
+            if (opts.json) return io.json(created);
+            io.out(`profile ${created.id} created with live and test wallets`);
+            for (const k of created.keys) io.out(`${k.mode} key ${k.id} (shown once, store it now): ${k.key}`);
           },
           { logLevel: 'warn' },
         );
@@ -110,24 +101,19 @@ export function register(program: Command): void {
         opts: { firstName?: string; middleName?: string; lastName?: string; phone?: string; email?: string; role?: string },
       ) => {
         await withRuntime(
+          io,
           async ({ ctx }) => {
             const current = await ctx.console.profileDetails(profileId);
             if (!current) throw new CliError(`no profile ${profileId}`);
-            let done;
-            try {
-              done = await ctx.console.updateProfile(cliActor(), profileId, {
-                firstName: opts.firstName ?? current.firstName,
-                middleName: opts.middleName ?? current.middleName,
-                lastName: opts.lastName ?? current.lastName,
-                phoneNumber: opts.phone ?? current.phoneNumber,
-                email: opts.email ?? current.email,
-                role: opts.role ?? current.role,
-              });
-            } catch (error) {
-              if (error instanceof DomainError) throw new CliError(`refused: ${error.message}`);
-              throw error;
-            }
-            console.log(`${profileId} updated: ${done.changed.join(', ')}`);
+            const done = await refused(() => ctx.console.updateProfile(cliActor(), profileId, {
+              firstName: opts.firstName ?? current.firstName,
+              middleName: opts.middleName ?? current.middleName,
+              lastName: opts.lastName ?? current.lastName,
+              phoneNumber: opts.phone ?? current.phoneNumber,
+              email: opts.email ?? current.email,
+              role: opts.role ?? current.role,
+            }), 'refused: ');
+            io.out(`${profileId} updated: ${done.changed.join(', ')}`);
           },
           { logLevel: 'warn' },
         );

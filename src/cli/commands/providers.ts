@@ -1,14 +1,13 @@
 import type { Command } from 'commander';
-import { DomainError } from '../../domain/errors.js';
 import { KIND_WORDS } from '../../modules/reconciliation/compare.js';
 import type { Finding } from '../../modules/reconciliation/service.js';
 import { createProviders } from '../../providers/index.js';
 import { UPSTREAM_NAMES, type UpstreamName } from '../../providers/types.js';
-import { printJson } from '../duration.js';
 import { floatJson } from '../json-views.js';
-import { CliError, withRuntime } from '../runtime.js';
+import { CliError, refused, withRuntime } from '../runtime.js';
 import { parseWindow } from '../times.js';
 import { cliActor } from '../actor.js';
+import type { CliIo } from '../io.js';
 
 /** Exit code of a run that found differences (as `orders stuck`: for alerting); 1 is a run that could not finish. */
 export const FINDINGS_EXIT_CODE = 2;
@@ -19,7 +18,7 @@ export function findingLine(f: Finding): string {
   return [KIND_WORDS[f.kind], order, `reference ${f.reference ?? '-'}`, `${f.provider} transaction ${f.transactionId ?? '-'}`].join('  ');
 }
 
-export function register(program: Command): void {
+export function register(program: Command, io: CliIo): void {
   const providers = program.command('providers').description('the upstreams: float balances and reconciliation (docs/live-delivery.md)');
 
   providers
@@ -34,19 +33,15 @@ export function register(program: Command): void {
       if (!(UPSTREAM_NAMES as readonly string[]).includes(provider)) throw new CliError(`no upstream named ${provider} (one of ${UPSTREAM_NAMES.join(', ')})`);
       const window = parseWindow(opts);
       const result = await withRuntime(
+        io,
         async ({ ctx }) => {
-          try {
-            return await ctx.reconciliation.reconcileNow(createProviders(ctx.config, ctx.database, ctx.clock), provider as UpstreamName, window, cliActor().name);
-          } catch (error) {
-            if (error instanceof DomainError) throw new CliError(error.message);
-            throw error;
-          }
+          return await refused(() => ctx.reconciliation.reconcileNow(createProviders(ctx.config, ctx.database, ctx.clock), provider as UpstreamName, window, cliActor().name));
         },
         { logLevel: 'warn' },
       );
       const { run, findings } = result;
       if (opts.json) {
-        printJson({
+        io.json({
           run: {
             id: run.id,
             provider: run.provider,
@@ -61,8 +56,8 @@ export function register(program: Command): void {
           findings: findings.map((f) => ({ ...f, kindWords: KIND_WORDS[f.kind] })),
         });
       } else {
-        for (const finding of findings) console.log(findingLine(finding));
-        console.error(
+        for (const finding of findings) io.out(findingLine(finding));
+        io.err(
           `providers reconcile ${provider} ${opts.from} .. ${opts.to}: ${run.attempts_checked} attempts, ${run.upstream_records} upstream records, ${findings.length} findings (run ${run.id})`,
         );
       }
@@ -76,15 +71,15 @@ export function register(program: Command): void {
     .option('--json', 'print as JSON')
     .description("reconciliation findings, as the console's reconciliation page lists them; exits 2 when an unresolved one is listed")
     .action(async (opts: { all?: boolean; json?: boolean }) => {
-      const findings = await withRuntime(({ ctx }) => ctx.reconciliation.findings({ unresolvedOnly: !opts.all, limit: 300 }), {
+      const findings = await withRuntime(io, ({ ctx }) => ctx.reconciliation.findings({ unresolvedOnly: !opts.all, limit: 300 }), {
         logLevel: 'warn',
       });
-      if (opts.json) printJson(findings.map((f) => ({ ...f, kindWords: KIND_WORDS[f.kind] })));
+      if (opts.json) io.json(findings.map((f) => ({ ...f, kindWords: KIND_WORDS[f.kind] })));
       else {
-        if (findings.length === 0) console.log(opts.all ? 'no findings' : 'no unresolved findings');
+        if (findings.length === 0) io.out(opts.all ? 'no findings' : 'no unresolved findings');
         for (const f of findings) {
           const resolved = f.resolvedAt === null ? 'unresolved' : `resolved by ${f.resolvedBy ?? '?'}: ${f.note ?? ''}`;
-          console.log(`${f.id}  ${findingLine(f)}  ${resolved}`);
+          io.out(`${f.id}  ${findingLine(f)}  ${resolved}`);
         }
       }
       if (findings.some((f) => f.resolvedAt === null)) throw new CliError('', FINDINGS_EXIT_CODE);
@@ -97,14 +92,10 @@ export function register(program: Command): void {
     .description('mark a reconciliation finding resolved with a note (recorded as cli:<your user> in the audit trail)')
     .action(async (findingId: string, opts: { note: string }) => {
       await withRuntime(
+        io,
         async ({ ctx }) => {
-          try {
-            await ctx.console.resolveFinding(cliActor(), findingId, opts.note);
-          } catch (error) {
-            if (error instanceof DomainError) throw new CliError(`refused: ${error.message}`);
-            throw error;
-          }
-          console.log(`resolved ${findingId}: ${opts.note.trim()}`);
+          await refused(() => ctx.console.resolveFinding(cliActor(), findingId, opts.note), 'refused: ');
+          io.out(`resolved ${findingId}: ${opts.note.trim()}`);
         },
         { logLevel: 'warn' },
       );
@@ -115,17 +106,17 @@ export function register(program: Command): void {
     .option('--json', "print as JSON (amounts in the upstream's currency)")
     .description("each enabled upstream's float as last read by the worker, its age, and LOW marks")
     .action(async (opts: { json?: boolean }) => {
-      const lines = await withRuntime(({ ctx }) => ctx.floats.lines(), { logLevel: 'warn' });
+      const lines = await withRuntime(io, ({ ctx }) => ctx.floats.lines(), { logLevel: 'warn' });
       if (opts.json) {
-        printJson(lines.map(floatJson));
+        io.json(lines.map(floatJson));
         return;
       }
-      if (lines.length === 0) console.log('no upstream is enabled');
+      if (lines.length === 0) io.out('no upstream is enabled');
       for (const l of lines) {
         const amount = l.available === null || l.currency === null ? (l.readable ? 'not read yet' : 'unknown until a refusal') : `${l.currency} ${(l.available / 100).toFixed(2)}`;
         const age = l.readAt === null ? '' : `  read ${new Date(l.readAt).toISOString()}`;
         const refused = l.refusedAt === null ? '' : `  refused for float ${new Date(l.refusedAt).toISOString()}`;
-        console.log(`${l.provider}  ${amount}${age}${refused}${l.low ? `  LOW (${l.lowBecause ?? ''})` : ''}`);
+        io.out(`${l.provider}  ${amount}${age}${refused}${l.low ? `  LOW (${l.lowBecause ?? ''})` : ''}`);
       }
     });
 }

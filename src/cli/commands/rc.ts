@@ -1,13 +1,12 @@
 import fs from 'node:fs/promises';
 import type { Command } from 'commander';
-import { DomainError } from '../../domain/errors.js';
 import { formatGhs } from '../../lib/money.js';
 import { InventoryImportError } from '../../modules/result-checker/csv.js';
-import { printJson } from '../duration.js';
 import { cliActor } from '../actor.js';
-import { CliError, withRuntime } from '../runtime.js';
+import { CliError, refused, withRuntime } from '../runtime.js';
+import type { CliIo } from '../io.js';
 
-export function register(program: Command): void {
+export function register(program: Command, io: CliIo): void {
   const rc = program.command('rc').description('result-checker credential inventory');
 
   rc.command('stock')
@@ -15,12 +14,13 @@ export function register(program: Command): void {
     .description('credentials in stock per package (unassigned), low stock marked')
     .action(async (opts: { json?: boolean }) => {
       await withRuntime(
+        io,
         async ({ ctx }) => {
           const lines = await ctx.resultChecker.stockReport();
-          if (opts.json) return printJson(lines);
-          if (lines.length === 0) console.log('no result-checker packages');
+          if (opts.json) return io.json(lines);
+          if (lines.length === 0) io.out('no result-checker packages');
           for (const l of lines)
-            console.log(`${l.packageId}  ${l.code}  ${l.name}  ${l.status}  in stock ${l.stock}${l.low ? '  LOW' : ''}${l.voided > 0 ? `  voided ${l.voided}` : ''}`);
+            io.out(`${l.packageId}  ${l.code}  ${l.name}  ${l.status}  in stock ${l.stock}${l.low ? '  LOW' : ''}${l.voided > 0 ? `  voided ${l.voided}` : ''}`);
         },
         { logLevel: 'warn' },
       );
@@ -33,18 +33,16 @@ export function register(program: Command): void {
     .description('refund one result-checker sale once: the wallet is credited what it paid, the credential is voided (admin)')
     .action(async (sale: string, opts: { reason: string; json?: boolean }) => {
       await withRuntime(
+        io,
         async ({ ctx }) => {
-          try {
+          await refused(async () => {
             const r = await ctx.console.refundResultChecker(cliActor(), sale, opts.reason);
-            if (opts.json) return printJson(r.order);
+            if (opts.json) return io.json(r.order);
             const voided = r.voidedCredentialId === null ? 'no credential to void (test mode)' : `credential ${r.voidedCredentialId} voided`;
-            console.log(
+            io.out(
               `refunded ${r.transactionId} (${r.shortReference}): ${formatGhs(r.refunded)} back; ${voided}; wallet available now ${formatGhs(r.availableAfter)}`,
             );
-          } catch (error) {
-            if (error instanceof DomainError) throw new CliError(`cannot refund: ${error.message}`);
-            throw error;
-          }
+          }, 'cannot refund: ');
         },
         { logLevel: 'warn' },
       );
@@ -62,10 +60,11 @@ export function register(program: Command): void {
         throw new CliError(`cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
       }
       await withRuntime(
+        io,
         async ({ ctx }) => {
           try {
             const { added, skipped, stock } = await ctx.console.importCredentials(cliActor(), packageId, text, file);
-            console.log(
+            io.out(
               `imported ${file} into ${packageId}: added ${added}, skipped ${skipped} (duplicates); in stock now ${stock}`,
             );
           } catch (error) {

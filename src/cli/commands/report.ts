@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
-import { DomainError } from '../../domain/errors.js';
 import { MARGIN_GROUPS, marginCsv, type MarginGroup, type MarginLine } from '../../modules/margins/service.js';
-import { CliError, withRuntime } from '../runtime.js';
+import { CliError, refused, withRuntime } from '../runtime.js';
 import { parseWindow } from '../times.js';
+import type { CliIo } from '../io.js';
 
 const ghs = (pesewas: number) => (pesewas / 100).toFixed(2);
 
@@ -11,7 +11,7 @@ function line(l: MarginLine, width: number): string {
   return `${l.group.padEnd(width)}  sales ${ghs(l.sales).padStart(12)}  cost ${ghs(l.cost).padStart(12)}  margin ${ghs(l.margin).padStart(12)}  deliveries ${String(l.deliveries).padStart(7)}${unknown}`;
 }
 
-export function register(program: Command): void {
+export function register(program: Command, io: CliIo): void {
   const report = program.command('report').description('reports for staff (amounts in GHS)');
 
   report
@@ -25,23 +25,19 @@ export function register(program: Command): void {
       if (!(MARGIN_GROUPS as readonly string[]).includes(opts.by)) throw new CliError(`--by must be one of ${MARGIN_GROUPS.join(', ')} (got "${opts.by}")`);
       const window = parseWindow(opts);
       const result = await withRuntime(
+        io,
         async ({ ctx }) => {
-          try {
-            return await ctx.margins.report(window.from, window.to, opts.by as MarginGroup);
-          } catch (error) {
-            if (error instanceof DomainError) throw new CliError(error.message);
-            throw error;
-          }
+          return await refused(() => ctx.margins.report(window.from, window.to, opts.by as MarginGroup));
         },
         { logLevel: 'warn' },
       );
       if (opts.csv) {
-        process.stdout.write(marginCsv(result));
+        io.write(marginCsv(result));
         return;
       }
       const width = Math.max(5, ...result.lines.map((l) => l.group.length));
-      if (result.lines.length === 0) console.log('no completed live delivery in the period');
-      for (const l of result.lines) console.log(line(l, width));
-      console.log(line(result.total, width));
+      if (result.lines.length === 0) io.out('no completed live delivery in the period');
+      for (const l of result.lines) io.out(line(l, width));
+      io.out(line(result.total, width));
     });
 }

@@ -1,13 +1,12 @@
 import fs from 'node:fs/promises';
 import type { Command } from 'commander';
-import { DomainError } from '../../domain/errors.js';
 import { formatGhs } from '../../lib/money.js';
 import { readRouteList, RouteListError, routeToWire } from '../../modules/package-routes/schemas.js';
 import { describeEnabled, usable, type PackageRoutes, type RoutingPolicy } from '../../modules/package-routes/service.js';
 import type { Route } from '../../providers/types.js';
 import { cliActor } from '../actor.js';
-import { printJson } from '../duration.js';
-import { CliError, withRuntime } from '../runtime.js';
+import { CliError, refused, withRuntime } from '../runtime.js';
+import type { CliIo } from '../io.js';
 
 /** The upstream's product, as a line shows it: `serviceId … bundle DATA10 amount GHS 10.00`. */
 function productOf(route: Route): string {
@@ -61,7 +60,7 @@ async function readRoutesFile(file: string): Promise<Route[]> {
   }
 }
 
-export function register(program: Command): void {
+export function register(program: Command, io: CliIo): void {
   const routes = program.command('routes').description("data packages' routes to the upstreams (docs/live-delivery.md, Routes)");
 
   routes
@@ -71,25 +70,20 @@ export function register(program: Command): void {
     .description('one line per route: package, position, provider, product, amount and cost, and whether its upstream is enabled here')
     .action(async (opts: { package?: string; json?: boolean }) => {
       await withRuntime(
+        io,
         async ({ ctx }) => {
           const policy = ctx.packageRoutes.policy;
-          let list: PackageRoutes[];
-          try {
-            list = await ctx.packageRoutes.list(opts.package);
-          } catch (error) {
-            if (error instanceof DomainError) throw new CliError(error.message);
-            throw error;
-          }
+          const list = await refused(() => ctx.packageRoutes.list(opts.package));
           if (opts.json) {
-            return printJson(
+            return io.json(
               list.map(({ packageId, routes: r }) => ({
                 packageId,
                 routes: r.map((route) => ({ ...routeToWire(route), enabled: policy.enabled.has(route.provider) })),
               })),
             );
           }
-          if (list.length === 0) console.log('no routes (set them with: routes set <packageId> <routes.json>)');
-          for (const line of routeLines(list, policy)) console.log(line);
+          if (list.length === 0) io.out('no routes (set them with: routes set <packageId> <routes.json>)');
+          for (const line of routeLines(list, policy)) io.out(line);
         },
         { logLevel: 'warn' },
       );
@@ -103,18 +97,14 @@ export function register(program: Command): void {
     .action(async (packageId: string, file: string) => {
       const list = await readRoutesFile(file);
       await withRuntime(
+        io,
         async ({ ctx }) => {
           const policy = ctx.packageRoutes.policy;
-          try {
-            await ctx.console.setPackageRoutes(cliActor(), packageId, list);
-          } catch (error) {
-            if (error instanceof DomainError) throw new CliError(`refused: ${error.message}`);
-            throw error;
-          }
-          console.log(`routes of ${packageId} set`);
-          for (const line of routeLines([{ packageId, routes: list }], policy)) console.log(line);
+          await refused(() => ctx.console.setPackageRoutes(cliActor(), packageId, list), 'refused: ');
+          io.out(`routes of ${packageId} set`);
+          for (const line of routeLines([{ packageId, routes: list }], policy)) io.out(line);
           if (usable(list, policy.enabled).length === 0) {
-            console.error(`warning: no route of ${packageId} has an upstream enabled in this configuration (upstreams enabled: ${describeEnabled(policy.enabled)})`);
+            io.err(`warning: no route of ${packageId} has an upstream enabled in this configuration (upstreams enabled: ${describeEnabled(policy.enabled)})`);
           }
         },
         { logLevel: 'warn' },

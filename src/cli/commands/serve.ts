@@ -5,6 +5,7 @@ import type { BackgroundTask } from '../../server.js';
 import { checkRoutesBeforeStart } from '../route-check.js';
 import { openRuntime, type Runtime } from '../runtime.js';
 import { backgroundTasks } from './worker.js';
+import type { CliIo } from '../io.js';
 
 export async function serve(
   rt: Runtime,
@@ -20,7 +21,7 @@ export async function serve(
   return { url: server.url };
 }
 
-export function register(program: Command): void {
+export function register(program: Command, io: CliIo): void {
   program
     .command('serve')
     .description(
@@ -28,7 +29,7 @@ export function register(program: Command): void {
     )
     .action(async () => {
       const lifecycle = new Lifecycle('migrating');
-      const rt = await openRuntime({
+      const rt = await openRuntime(io, {
         longRunning: true,
         async whileMigrating(config, logger) {
           const { startBootListener } = await import('../../ops/listeners.js');

@@ -4,13 +4,14 @@ import { SIMULATORS } from '../../providers/simulators.js';
 import { PAYSTACK_OUTCOMES, startPaystackSimulator, type PaystackOutcome } from '../../providers/paystack/simulator.js';
 import { UPSTREAM_NAMES, type UpstreamName } from '../../providers/types.js';
 import { CliError } from '../runtime.js';
+import type { CliIo } from '../io.js';
 
 function wholeMs(flag: string, value: string): number {
   if (!/^\d+$/.test(value)) throw new CliError(`${flag} must be a whole number of milliseconds (got "${value}")`);
   return Number(value);
 }
 
-export function register(program: Command): void {
+export function register(program: Command, io: CliIo): void {
   program
     .command('simulate')
     .argument('<upstream>', [...UPSTREAM_NAMES, 'paystack'].join(' | '))
@@ -27,7 +28,7 @@ export function register(program: Command): void {
         upstream: string,
         opts: { port: string; host: string; outcome?: string; settleMs: string; latencyMs: string; callbackUrl?: string; webhookSecret?: string },
       ) => {
-        if (upstream === 'paystack') return runPaystack(opts);
+        if (upstream === 'paystack') return runPaystack(io, opts);
         if (!(UPSTREAM_NAMES as readonly string[]).includes(upstream)) throw new CliError(`upstream must be one of ${UPSTREAM_NAMES.join(', ')}, paystack (got "${upstream}")`);
         opts.outcome ??= 'complete';
         if (!(SIMULATED_OUTCOMES as readonly string[]).includes(opts.outcome)) {
@@ -48,9 +49,9 @@ export function register(program: Command): void {
           ...(opts.callbackUrl ? { callbackUrl: opts.callbackUrl } : {}),
           ...(opts.webhookSecret ? { webhookSecret: opts.webhookSecret } : {}),
         });
-        console.log(`${upstream} simulator listening at ${sim.url} (state: GET ${sim.url}/_sim/state, switches: POST ${sim.url}/_sim/behaviour)`);
-        console.log('point partner-api at it with:');
-        for (const [name, value] of Object.entries(sim.env)) console.log(`${name}=${value}`);
+        io.out(`${upstream} simulator listening at ${sim.url} (state: GET ${sim.url}/_sim/state, switches: POST ${sim.url}/_sim/behaviour)`);
+        io.out('point partner-api at it with:');
+        for (const [name, value] of Object.entries(sim.env)) io.out(`${name}=${value}`);
         await new Promise<void>((resolve) => {
           process.once('SIGINT', resolve);
           process.once('SIGTERM', resolve);
@@ -61,7 +62,7 @@ export function register(program: Command): void {
 }
 
 /** `simulate paystack`: the Paystack simulator (docs/paystack-api.md), switched under /_sim/ like the others. */
-async function runPaystack(opts: { port: string; host: string; outcome?: string; settleMs: string; latencyMs: string; callbackUrl?: string }): Promise<void> {
+async function runPaystack(io: CliIo, opts: { port: string; host: string; outcome?: string; settleMs: string; latencyMs: string; callbackUrl?: string }): Promise<void> {
   const outcome = opts.outcome ?? 'pay_offline';
   if (!(PAYSTACK_OUTCOMES as readonly string[]).includes(outcome)) throw new CliError(`--outcome must be one of ${PAYSTACK_OUTCOMES.join(', ')} for paystack (got "${outcome}")`);
   const port = wholeMs('--port', opts.port);
@@ -72,9 +73,9 @@ async function runPaystack(opts: { port: string; host: string; outcome?: string;
     behaviour: { outcome: outcome as PaystackOutcome, settleMs: wholeMs('--settle-ms', opts.settleMs), latencyMs: wholeMs('--latency-ms', opts.latencyMs) },
     ...(opts.callbackUrl ? { webhookUrl: opts.callbackUrl } : {}),
   });
-  console.log(`paystack simulator listening at ${sim.url} (state: GET ${sim.url}/_sim/state, switches: POST ${sim.url}/_sim/behaviour, /_sim/settle, /_sim/webhook)`);
-  console.log('point partner-api at it with:');
-  for (const [name, value] of Object.entries(sim.env)) console.log(`${name}=${value}`);
+  io.out(`paystack simulator listening at ${sim.url} (state: GET ${sim.url}/_sim/state, switches: POST ${sim.url}/_sim/behaviour, /_sim/settle, /_sim/webhook)`);
+  io.out('point partner-api at it with:');
+  for (const [name, value] of Object.entries(sim.env)) io.out(`${name}=${value}`);
   await new Promise<void>((resolve) => {
     process.once('SIGINT', resolve);
     process.once('SIGTERM', resolve);

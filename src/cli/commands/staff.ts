@@ -1,9 +1,8 @@
 import type { Command } from 'commander';
-import { DomainError } from '../../domain/errors.js';
 import { parseStaffRole } from '../../modules/console/service.js';
 import { cliActor } from '../actor.js';
-import { printJson } from '../duration.js';
-import { CliError, withRuntime } from '../runtime.js';
+import { CliError, refused, withRuntime } from '../runtime.js';
+import type { CliIo } from '../io.js';
 
 function role(value: string) {
   const found = parseStaffRole(value);
@@ -11,16 +10,7 @@ function role(value: string) {
   return found;
 }
 
-async function refused<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (error instanceof DomainError) throw new CliError(error.message);
-    throw error;
-  }
-}
-
-export function register(program: Command): void {
+export function register(program: Command, io: CliIo): void {
   const staff = program.command('staff').description('console staff accounts (docs/console.md)');
 
   staff
@@ -31,9 +21,10 @@ export function register(program: Command): void {
     .action(async (opts: { email: string; role: string }) => {
       const wanted = role(opts.role);
       await withRuntime(
+        io,
         async ({ ctx }) => {
           const { account, password } = await refused(() => ctx.console.createStaff(cliActor(), opts.email, wanted));
-          console.log(`staff ${account.id} ${account.email} (${account.role})\none-time password (shown once): ${password}`);
+          io.out(`staff ${account.id} ${account.email} (${account.role})\none-time password (shown once): ${password}`);
         },
         { logLevel: 'warn' },
       );
@@ -45,9 +36,10 @@ export function register(program: Command): void {
     .description('give an account a new one-time password (printed once); its sessions end')
     .action(async (email: string) => {
       await withRuntime(
+        io,
         async ({ ctx }) => {
           const { account, password } = await refused(() => ctx.console.resetStaffPassword(cliActor(), email));
-          console.log(`staff ${account.email}: one-time password (shown once): ${password}`);
+          io.out(`staff ${account.email}: one-time password (shown once): ${password}`);
         },
         { logLevel: 'warn' },
       );
@@ -59,9 +51,10 @@ export function register(program: Command): void {
     .description('remove an account’s two-factor sign-in (a lost device); its sessions end, audited as staff.totp_reset')
     .action(async (email: string) => {
       await withRuntime(
+        io,
         async ({ ctx }) => {
           const account = await refused(() => ctx.console.resetStaffTwoFactor(cliActor(), email));
-          console.log(`staff ${account.email}: two-factor sign-in removed; it signs in with its password until it sets it up again`);
+          io.out(`staff ${account.email}: two-factor sign-in removed; it signs in with its password until it sets it up again`);
         },
         { logLevel: 'warn' },
       );
@@ -73,13 +66,14 @@ export function register(program: Command): void {
     .description('list console accounts')
     .action(async (opts: { json?: boolean }) => {
       await withRuntime(
+        io,
         async ({ ctx }) => {
           const accounts = await ctx.staff.list();
-          if (opts.json) return printJson(accounts);
-          if (accounts.length === 0) console.log('no staff accounts (create one: staff create --email … --role admin)');
+          if (opts.json) return io.json(accounts);
+          if (accounts.length === 0) io.out('no staff accounts (create one: staff create --email … --role admin)');
           for (const a of accounts) {
             const last = a.lastLoginAt === null ? 'never' : new Date(a.lastLoginAt).toISOString();
-            console.log(`${a.id}  ${a.email}  ${a.role}  ${a.status}  2fa ${a.twoFactor ? 'on' : 'off'}  last sign-in ${last}`);
+            io.out(`${a.id}  ${a.email}  ${a.role}  ${a.status}  2fa ${a.twoFactor ? 'on' : 'off'}  last sign-in ${last}`);
           }
         },
         { logLevel: 'warn' },
@@ -101,11 +95,12 @@ export function register(program: Command): void {
       }
       if (change.role === undefined && change.status === undefined) throw new CliError('give --role or --status');
       await withRuntime(
+        io,
         async ({ ctx }) => {
           const account = await ctx.staff.findByEmail(email);
           if (!account) throw new CliError(`no staff account ${email}`);
           const updated = await refused(() => ctx.console.updateStaff(cliActor(), account.id, change));
-          console.log(`staff ${updated.email}: ${updated.role}, ${updated.status}`);
+          io.out(`staff ${updated.email}: ${updated.role}, ${updated.status}`);
         },
         { logLevel: 'warn' },
       );

@@ -1,12 +1,11 @@
 import type { Command } from 'commander';
 import type { TopUpRow, TopUpStatus } from '../../db/schema.js';
-import { DomainError } from '../../domain/errors.js';
 import type { Mode } from '../../domain/types.js';
 import { formatGhs } from '../../lib/money.js';
 import { cliActor } from '../actor.js';
-import { printJson } from '../duration.js';
 import { topUpJson } from '../json-views.js';
-import { CliError, withRuntime } from '../runtime.js';
+import { CliError, refused, withRuntime } from '../runtime.js';
+import type { CliIo } from '../io.js';
 
 const STATUSES: readonly TopUpStatus[] = ['pending', 'approved', 'rejected'];
 
@@ -35,16 +34,7 @@ function line(t: TopUpRow): string {
   return `${t.id}  ${t.mode}  ${t.profile_id}  ${t.status}  ${formatGhs(t.amount)}  ${t.method}  ref ${t.reference}  requested ${new Date(t.created_at).toISOString()}${decided}${reason}`;
 }
 
-async function decide(work: () => Promise<TopUpRow>): Promise<TopUpRow> {
-  try {
-    return await work();
-  } catch (error) {
-    if (error instanceof DomainError) throw new CliError(`refused: ${error.message}`);
-    throw error;
-  }
-}
-
-export function register(program: Command): void {
+export function register(program: Command, io: CliIo): void {
   const topups = program.command('topups').description('review wallet top-up requests');
 
   topups
@@ -57,11 +47,12 @@ export function register(program: Command): void {
     .action(async (opts: { status?: string; mode?: string; limit: string; json?: boolean }) => {
       const filter = { status: parseStatus(opts.status), mode: parseMode(opts.mode), limit: parseLimit(opts.limit) };
       await withRuntime(
+        io,
         async ({ ctx }) => {
           const rows = await ctx.topUps.listForStaff(filter);
-          if (opts.json) return printJson(rows.map(topUpJson));
-          if (rows.length === 0) console.log('no top-ups');
-          for (const row of rows) console.log(line(row));
+          if (opts.json) return io.json(rows.map(topUpJson));
+          if (rows.length === 0) io.out('no top-ups');
+          for (const row of rows) io.out(line(row));
         },
         { logLevel: 'warn' },
       );
@@ -76,23 +67,24 @@ export function register(program: Command): void {
     )
     .action(async (ids: string[]) => {
       await withRuntime(
+        io,
         async ({ ctx }) => {
           if (ids.length === 1) {
-            const row = await decide(() => ctx.console.approveTopUp(cliActor(), ids[0] ?? ''));
-            console.log(`approved ${row.id}: credited ${formatGhs(row.amount)} to ${row.profile_id} (${row.mode})`);
+            const row = await refused(() => ctx.console.approveTopUp(cliActor(), ids[0] ?? ''), 'refused: ');
+            io.out(`approved ${row.id}: credited ${formatGhs(row.amount)} to ${row.profile_id} (${row.mode})`);
             return;
           }
           const outcomes = await ctx.console.approveTopUps(cliActor(), ids);
           for (const o of outcomes) {
-            console.log(
+            io.out(
               o.approved
                 ? `approved ${o.id}: credited ${formatGhs(o.amount ?? 0)} to ${o.profileId ?? '?'} (${o.mode ?? '?'})`
                 : `NOT approved ${o.id}: ${o.why ?? ''}`,
             );
           }
-          const refused = outcomes.filter((o) => !o.approved).length;
-          console.log(`${outcomes.length - refused} approved, ${refused} not approved`);
-          if (refused > 0) process.exitCode = 1;
+          const notApproved = outcomes.filter((o) => !o.approved).length;
+          io.out(`${outcomes.length - notApproved} approved, ${notApproved} not approved`);
+          if (notApproved > 0) io.exitCode = 1;
         },
         { logLevel: 'warn' },
       );
@@ -105,9 +97,10 @@ export function register(program: Command): void {
     .description('reject a pending top-up with a reason (recorded as cli:<your user> in the audit trail)')
     .action(async (id: string, opts: { reason: string }) => {
       await withRuntime(
+        io,
         async ({ ctx }) => {
-          const row = await decide(() => ctx.console.rejectTopUp(cliActor(), id, opts.reason));
-          console.log(`rejected ${row.id}: ${row.rejection_reason ?? ''}`);
+          const row = await refused(() => ctx.console.rejectTopUp(cliActor(), id, opts.reason), 'refused: ');
+          io.out(`rejected ${row.id}: ${row.rejection_reason ?? ''}`);
         },
         { logLevel: 'warn' },
       );
@@ -119,18 +112,13 @@ export function register(program: Command): void {
     .description('ask Paystack about a Mobile Money top-up now: credits it if it is paid and not yet credited (recorded as cli:<your user> in the audit trail)')
     .action(async (id: string) => {
       await withRuntime(
+        io,
         async ({ ctx }) => {
-          let outcome: string;
-          try {
-            outcome = await ctx.console.recheckTopUp(cliActor(), id);
-          } catch (error) {
-            if (error instanceof DomainError) throw new CliError(`refused: ${error.message}`);
-            throw error;
-          }
+          const outcome = await refused(() => ctx.console.recheckTopUp(cliActor(), id), 'refused: ');
           const { topUp, events } = await ctx.console.topUpHistory(id);
-          console.log(`${id}: ${outcome}; now ${topUp.status}${topUp.rejection_reason ? ` (${topUp.rejection_reason})` : ''}`);
+          io.out(`${id}: ${outcome}; now ${topUp.status}${topUp.rejection_reason ? ` (${topUp.rejection_reason})` : ''}`);
           const last = events.at(-1);
-          if (last) console.log(`gateway: ${last.payment_status ?? '-'}: ${last.message}`);
+          if (last) io.out(`gateway: ${last.payment_status ?? '-'}: ${last.message}`);
         },
         { logLevel: 'warn' },
       );
@@ -148,19 +136,14 @@ export function register(program: Command): void {
       if (to.getTime() <= from.getTime()) throw new CliError('--to must be after --from');
       const mode = parseMode(opts.mode) ?? 'live';
       await withRuntime(
+        io,
         async ({ ctx }) => {
-          let report: { checked: number; problems: string[] };
-          try {
-            report = await ctx.momo.reconcile(mode, from, to);
-          } catch (error) {
-            if (error instanceof DomainError) throw new CliError(error.message);
-            throw error;
-          }
-          for (const problem of report.problems) console.log(problem);
-          console.log(
+          const report = await refused(() => ctx.momo.reconcile(mode, from, to));
+          for (const problem of report.problems) io.out(problem);
+          io.out(
             `${report.problems.length === 0 ? 'reconciled' : 'NOT reconciled'}: ${report.checked} transactions and top-ups from ${from.toISOString()} to ${to.toISOString()} (${mode}), ${report.problems.length} problem${report.problems.length === 1 ? '' : 's'}`,
           );
-          if (report.problems.length > 0) process.exitCode = 1;
+          if (report.problems.length > 0) io.exitCode = 1;
         },
         { logLevel: 'warn' },
       );

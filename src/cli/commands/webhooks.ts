@@ -1,9 +1,8 @@
 import type { Command } from 'commander';
-import { DomainError } from '../../domain/errors.js';
 import { parseDeliveryId, type StaffDelivery } from '../../modules/webhooks/staff.js';
 import { cliActor } from '../actor.js';
-import { printJson } from '../duration.js';
-import { CliError, withRuntime } from '../runtime.js';
+import { CliError, refused, withRuntime } from '../runtime.js';
+import type { CliIo } from '../io.js';
 
 const iso = (ms: number | null) => (ms === null ? '-' : new Date(ms).toISOString());
 
@@ -13,19 +12,9 @@ function parseLimit(value: string): number {
   return Number(value);
 }
 
-/** A refusal of the service, printed as the console shows it. */
-async function refusalPrinted<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (error instanceof DomainError) throw new CliError(`refused: ${error.message}`);
-    throw error;
-  }
-}
-
 const outcomeOf = (d: StaffDelivery) => (d.attempts === 0 ? 'not attempted' : d.lastStatusCode === null ? (d.lastError ?? 'no answer') : `HTTP ${d.lastStatusCode}`);
 
-export function register(program: Command): void {
+export function register(program: Command, io: CliIo): void {
   const webhooks = program.command('webhooks').description("partners' webhook endpoints and their failing deliveries");
 
   webhooks
@@ -35,14 +24,15 @@ export function register(program: Command): void {
     .description("a profile's webhook endpoints in both modes, newest first (secrets are never shown)")
     .action(async (opts: { profile: string; json?: boolean }) => {
       await withRuntime(
+        io,
         async ({ ctx }) => {
           const endpoints = await ctx.webhookEndpoints.listForStaff(opts.profile);
-          if (opts.json) return printJson(endpoints);
-          if (endpoints.length === 0) console.log(`no webhook endpoints for ${opts.profile}`);
+          if (opts.json) return io.json(endpoints);
+          if (endpoints.length === 0) io.out(`no webhook endpoints for ${opts.profile}`);
           for (const e of endpoints) {
             const state = e.status === 'enabled' ? 'enabled' : `disabled (${e.disabledReason ?? 'no reason'})`;
             const failing = e.failingSince === null ? '' : `  failing since ${iso(e.failingSince)}`;
-            console.log(
+            io.out(
               `${e._id}  ${e.mode}  ${state}  ${e.url}  events ${e.events.join(',')}  created ${iso(e.createdAt)}${failing}`,
             );
           }
@@ -60,14 +50,15 @@ export function register(program: Command): void {
     .action(async (opts: { profile: string; limit: string; json?: boolean }) => {
       const limit = parseLimit(opts.limit);
       await withRuntime(
+        io,
         async ({ ctx }) => {
           const failures = await ctx.webhookEndpoints.recentFailures(opts.profile, limit);
-          if (opts.json) return printJson(failures);
-          if (failures.length === 0) console.log(`no failing webhook deliveries for ${opts.profile}`);
+          if (opts.json) return io.json(failures);
+          if (failures.length === 0) io.out(`no failing webhook deliveries for ${opts.profile}`);
           for (const d of failures) {
             const outcome = d.lastStatusCode === null ? (d.lastError ?? 'no answer') : `HTTP ${d.lastStatusCode}`;
             const state = d.status === 'failed' ? 'failed' : 'retrying';
-            console.log(
+            io.out(
               `${d.deliveryId}  ${d.eventId}  ${d.eventType}  ${d.mode}  ${state}  ${d.attempts} attempt(s)  last ${iso(d.lastAttemptAt)} ${outcome}  → ${d.endpointId} ${d.url}`,
             );
           }
@@ -85,9 +76,10 @@ export function register(program: Command): void {
       const reason = opts.reason.trim();
       if (reason === '') throw new CliError('--reason must not be empty');
       await withRuntime(
+        io,
         async ({ ctx }) => {
-          await refusalPrinted(() => ctx.console.disableWebhookEndpoint(cliActor(), endpointId, reason));
-          console.log(`disabled ${endpointId}: ${reason}`);
+          await refused(() => ctx.console.disableWebhookEndpoint(cliActor(), endpointId, reason), 'refused: ');
+          io.out(`disabled ${endpointId}: ${reason}`);
         },
         { logLevel: 'warn' },
       );
@@ -99,9 +91,10 @@ export function register(program: Command): void {
     .description('enable a disabled webhook endpoint again (not one the partner deleted); its failed deliveries stay failed: redeliver them')
     .action(async (endpointId: string) => {
       await withRuntime(
+        io,
         async ({ ctx }) => {
-          const owner = await refusalPrinted(() => ctx.console.enableWebhookEndpoint(cliActor(), endpointId));
-          console.log(`enabled ${endpointId} (${owner.profileId}, ${owner.mode})`);
+          const owner = await refused(() => ctx.console.enableWebhookEndpoint(cliActor(), endpointId), 'refused: ');
+          io.out(`enabled ${endpointId} (${owner.profileId}, ${owner.mode})`);
         },
         { logLevel: 'warn' },
       );
@@ -116,13 +109,14 @@ export function register(program: Command): void {
     .action(async (endpointId: string, opts: { limit: string; json?: boolean }) => {
       const limit = parseLimit(opts.limit);
       await withRuntime(
+        io,
         async ({ ctx }) => {
-          const deliveries = await refusalPrinted(() => ctx.webhookStaff.deliveriesOf(endpointId, limit));
-          if (opts.json) return printJson(deliveries);
-          if (deliveries.length === 0) console.log(`no deliveries to ${endpointId}`);
+          const deliveries = await refused(() => ctx.webhookStaff.deliveriesOf(endpointId, limit), 'refused: ');
+          if (opts.json) return io.json(deliveries);
+          if (deliveries.length === 0) io.out(`no deliveries to ${endpointId}`);
           for (const d of deliveries) {
             const next = d.nextAttemptAt === null ? '' : `  next ${iso(d.nextAttemptAt)}`;
-            console.log(
+            io.out(
               `${d.deliveryId}  ${d.eventId}  ${d.eventType}  ${d.state}  ${d.attempts} attempt(s)  last ${iso(d.lastAttemptAt)} ${outcomeOf(d)}${next}`,
             );
           }
@@ -140,10 +134,11 @@ export function register(program: Command): void {
       const deliveryId = parseDeliveryId(given);
       if (deliveryId === null) throw new CliError(`<deliveryId> must be a delivery number, not ${JSON.stringify(given)}`);
       await withRuntime(
+        io,
         async ({ ctx }) => {
-          const queued = await refusalPrinted(() => ctx.console.redeliverWebhook(cliActor(), deliveryId));
-          if (opts.json) return printJson({ ...queued, status: 'pending' });
-          console.log(`queued delivery ${queued.deliveryId} of ${queued.eventId} to ${queued.endpointId}: the worker sends it shortly`);
+          const queued = await refused(() => ctx.console.redeliverWebhook(cliActor(), deliveryId), 'refused: ');
+          if (opts.json) return io.json({ ...queued, status: 'pending' });
+          io.out(`queued delivery ${queued.deliveryId} of ${queued.eventId} to ${queued.endpointId}: the worker sends it shortly`);
         },
         { logLevel: 'warn' },
       );

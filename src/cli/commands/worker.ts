@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { BackgroundTask } from '../../server.js';
 import { checkRoutesBeforeStart } from '../route-check.js';
 import { openRuntime, type Runtime } from '../runtime.js';
+import type { CliIo } from '../io.js';
 
 /*
  * The worker and the HTTP listeners (Fastify, prom-client) are imported by the commands that run
@@ -16,14 +17,14 @@ export async function backgroundTasks(rt: Runtime): Promise<BackgroundTask[]> {
   return [{ name: 'worker', stop: () => worker.stop() }];
 }
 
-export function register(program: Command): void {
+export function register(program: Command, io: CliIo): void {
   program
     .command('worker')
     .description(
       'run the outbox worker and webhook deliveries alone, no HTTP (use with WORKER=off on serve); SIGINT/SIGTERM stop it cleanly',
     )
     .action(async () => {
-      const rt = await openRuntime({ longRunning: true });
+      const rt = await openRuntime(io, { longRunning: true });
       await checkRoutesBeforeStart(rt);
       const [{ startWorker }, { startMetricsListener }] = await Promise.all([
         import('../../worker/index.js'),
