@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { sql } from 'kysely';
-import { createTestApp, TEST_DIALECT, type TestApp } from '../support/app.js';
+import { passwordCost, PRODUCTION_COST } from '../../src/modules/console/passwords.js';
+import { createTestApp, TEST_DIALECT, useTestApp, type TestApp } from '../support/app.js';
+import { cliEnv, runCliProcess } from '../support/cli.js';
 import { clientOf, CONSOLE_ENV, csrfOf, ensureStaff, inject, login, PASSWORD, signIn, type StaffClient } from '../support/console.js';
 import { staffActor } from '../support/actor.js';
 
@@ -144,5 +146,28 @@ describe(`one-time passwords and the change-password page (${TEST_DIALECT})`, ()
     assert.equal((await client.post('/console/password', form)).status, 303);
     assert.notEqual((await account('atomic@staff.example')).password_hash, before.password_hash);
     assert.equal((await other.get('/console')).status, 303);
+  });
+});
+
+/**
+ * The suite hashes staff passwords at a test-only cost (scripts/run-tests.mjs sets NODE_ENV=test
+ * and STAFF_PASSWORD_TEST_COST=1); everything else hashes at OWASP's (src/modules/console/passwords.ts).
+ */
+describe('the cost staff passwords are hashed at', () => {
+  test('production cost unless the process is the test suite', () => {
+    assert.deepEqual(PRODUCTION_COST, { N: 2 ** 17, r: 8, p: 1 });
+    for (const env of [{}, { STAFF_PASSWORD_TEST_COST: '1' }, { NODE_ENV: 'production', STAFF_PASSWORD_TEST_COST: '1' }, { NODE_ENV: 'test' }]) {
+      assert.deepEqual(passwordCost(env), PRODUCTION_COST, JSON.stringify(env));
+    }
+    assert.ok(passwordCost({ NODE_ENV: 'test', STAFF_PASSWORD_TEST_COST: '1' }).N < PRODUCTION_COST.N);
+  });
+
+  test('a production process stores a hash made at the production cost', async (c) => {
+    const t = await useTestApp(c, { seed: null });
+    // A process of its own: the cost is fixed when the module loads, from that process's environment.
+    const created = await runCliProcess(['staff', 'create', '--email', 'prod-cost@staff.example', '--role', 'operator'], cliEnv(t, { NODE_ENV: 'production', LOG_LEVEL: 'warn' }));
+    assert.equal(created.code, 0, created.stderr);
+    const row = await t.database.db.selectFrom('staff_accounts').select('password_hash').where('email', '=', 'prod-cost@staff.example').executeTakeFirstOrThrow();
+    assert.match(row.password_hash, /^scrypt\$131072\$8\$1\$/);
   });
 });

@@ -6,7 +6,21 @@ import { HasherBusy, PasswordHasher, type ScryptCost } from './password-hasher.j
  * (N = 2^17, r = 8, p = 1: 128 MiB per hash). The parameters are kept in the hash, so a later
  * change of cost still verifies the hashes made before it.
  */
-const COST = { N: 2 ** 17, r: 8, p: 1 };
+export const PRODUCTION_COST: ScryptCost = { N: 2 ** 17, r: 8, p: 1 };
+
+/** A cost for the test suite only: a sign-in in a test then costs a millisecond, not 0.45 s of CPU. */
+const TEST_COST: ScryptCost = { N: 2 ** 10, r: 8, p: 1 };
+
+/**
+ * The cost new hashes are made at: the production cost, unless the process runs the test suite
+ * (NODE_ENV=test and STAFF_PASSWORD_TEST_COST=1, both set by scripts/run-tests.mjs). Anything else,
+ * NODE_ENV=production included, hashes at the production cost.
+ */
+export function passwordCost(env: NodeJS.ProcessEnv): ScryptCost {
+  return env.NODE_ENV === 'test' && env.STAFF_PASSWORD_TEST_COST === '1' ? TEST_COST : PRODUCTION_COST;
+}
+
+const COST = passwordCost(process.env);
 const KEY_LENGTH = 32;
 
 /** Every hash of this process goes through one thread with a bounded queue (see password-hasher.ts). */
@@ -16,10 +30,11 @@ function derive(password: string, salt: Buffer, cost: ScryptCost): Promise<Buffe
   return hasher.derive(password.normalize('NFKC'), salt, KEY_LENGTH, cost);
 }
 
-export async function hashPassword(password: string): Promise<string> {
+/** A new hash of `password` at `cost` (this process's: passwordCost). */
+export async function hashPassword(password: string, cost: ScryptCost = COST): Promise<string> {
   const salt = randomBytes(16);
-  const key = await derive(password, salt, COST);
-  return ['scrypt', COST.N, COST.r, COST.p, salt.toString('base64'), key.toString('base64')].join('$');
+  const key = await derive(password, salt, cost);
+  return ['scrypt', cost.N, cost.r, cost.p, salt.toString('base64'), key.toString('base64')].join('$');
 }
 
 /** Whether `password` matches `stored`; a malformed stored hash never matches. */
