@@ -7,12 +7,12 @@ import type { FastifyInstance, InjectOptions } from 'fastify';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createContext, type AppContext } from '../../src/context.js';
 import { connect, type Database } from '../../src/db/connection.js';
-import { migrateToLatest } from '../../src/db/migrate.js';
 import { buildApp } from '../../src/app.js';
 import type { Mode } from '../../src/domain/types.js';
 import type { ReferenceSource } from '../../src/lib/ids.js';
 import { CredentialCipher } from '../../src/modules/result-checker/credential-crypto.js';
 import { parseSeed } from '../../src/seed/import.js';
+import { copySqliteTemplate, createPostgresTestDatabase } from './database-template.js';
 import { responseViolation } from './openapi.js';
 import { FIXTURE_SEED } from './seed.js';
 
@@ -21,52 +21,35 @@ export const TEST_DIALECT = process.env.TEST_DB === 'postgres' ? 'postgres' : 's
 
 export interface TestDatabase {
   database: Database;
+  /** Where a second connection (another process or worker) opens the same database. */
   url: string;
-  /** Options to open a second connection to the same database (another process or worker). */
-  pgSchema?: string;
   drop(): Promise<void>;
 }
 
-/** A fresh, migrated database of its own: a temp SQLite file, or a new PostgreSQL schema. */
+/**
+ * A fresh, migrated database of its own: a temp SQLite file, or a new PostgreSQL database, each a
+ * copy of a template migrated once per version of the migrations (test/support/database-template.ts).
+ */
 export async function createTestDatabase(): Promise<TestDatabase> {
   if (TEST_DIALECT === 'postgres') {
-    const url = process.env.TEST_DATABASE_URL;
-    if (!url) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL');
-    const pgSchema = `t_${randomBytes(6).toString('hex')}`;
-    const database = await connect(url, { pgSchema, poolSize: 12 });
-    await migrateToLatest(database);
+    const serverUrl = process.env.TEST_DATABASE_URL;
+    if (!serverUrl) throw new Error('TEST_DB=postgres needs TEST_DATABASE_URL');
+    const created = await createPostgresTestDatabase(serverUrl);
+    const database = await connect(created.url, { poolSize: 12 });
     return {
       database,
-      url,
-      pgSchema,
+      url: created.url,
       async drop() {
         await database.close();
-        const cleanup = await connect(url, { poolSize: 1 });
-        try {
-          const { sql } = await import('kysely');
-          // A process the test started (a CLI worker) may still be writing to the schema when the test
-          // ends: the drop then deadlocks with it and PostgreSQL cancels one of the two (CI saw the
-          // drop cancelled). It is tried again once the other has moved on.
-          for (let attempt = 1; ; attempt++) {
-            try {
-              await sql.raw(`drop schema if exists ${pgSchema} cascade`).execute(cleanup.db);
-              break;
-            } catch (error) {
-              const code = (error as { code?: unknown }).code;
-              if (attempt >= 10 || (code !== '40P01' && code !== '55P03')) throw error;
-              await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
-            }
-          }
-        } finally {
-          await cleanup.close();
-        }
+        await created.drop();
       },
     };
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'partner-api-test-'));
-  const url = `sqlite:${path.join(dir, 'test.db')}`;
+  const file = path.join(dir, 'test.db');
+  await copySqliteTemplate(file);
+  const url = `sqlite:${file}`;
   const database = await connect(url);
-  await migrateToLatest(database);
   return {
     database,
     url,
