@@ -22,9 +22,39 @@ function findFiles(dir, suffix) {
 }
 
 const filters = process.argv.slice(2);
+
+/**
+ * Each test file's wall time in the last run, longest first, so that the slowest files start first
+ * and the run does not end waiting on one that started last. The last run's own timings are kept in
+ * node_modules/.cache (not committed); a fresh clone starts from test/file-timings.json, which
+ * `node scripts/run-tests.mjs --save-timings` refreshes from a whole run.
+ */
+const TIMINGS_CACHE = 'node_modules/.cache/partner-api/test-file-timings.json';
+const TIMINGS_COMMITTED = 'test/file-timings.json';
+const saveTimings = filters.includes('--save-timings');
+if (saveTimings) filters.splice(filters.indexOf('--save-timings'), 1);
+
+function readTimings() {
+  for (const file of [TIMINGS_CACHE, TIMINGS_COMMITTED]) {
+    try {
+      return JSON.parse(fs.readFileSync(file, 'utf8'));
+    } catch {
+      // absent or unreadable: the next one, or none
+    }
+  }
+  return {};
+}
+const lastTimings = readTimings();
+/** A file's time in the last run, summed over the engines; a new file counts as slow (it starts early). */
+const lastTime = (file) => {
+  const byEngine = lastTimings[file.split(path.sep).join('/')];
+  return byEngine ? Object.values(byEngine).reduce((a, b) => a + b, 0) : Number.POSITIVE_INFINITY;
+};
+
 const files = findFiles('test', '.test.ts')
   .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)))
-  .sort();
+  .sort()
+  .sort((a, b) => lastTime(b) - lastTime(a));
 if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
@@ -71,8 +101,15 @@ function chooseCli() {
 
 const testCli = chooseCli();
 
-const runs = [{ name: 'sqlite', env: { TEST_DB: 'sqlite' } }];
-if (process.env.TEST_DATABASE_URL) runs.push({ name: 'postgres', env: { TEST_DB: 'postgres' } });
+/**
+ * Every test process hashes staff passwords at a test-only cost (src/modules/console/passwords.ts,
+ * passwordCost): a console test signs in many times, and each sign-in at the production cost is
+ * 0.45 s of CPU. test/console/password.test.ts shows that any other process uses the real cost.
+ */
+const SUITE_ENV = { NODE_ENV: 'test', STAFF_PASSWORD_TEST_COST: '1', TEST_RUN_ID: `r${process.pid}` };
+
+const runs = [{ name: 'sqlite', env: { ...SUITE_ENV, TEST_DB: 'sqlite' } }];
+if (process.env.TEST_DATABASE_URL) runs.push({ name: 'postgres', env: { ...SUITE_ENV, TEST_DB: 'postgres' } });
 else console.log('TEST_DATABASE_URL is not set: PostgreSQL run skipped');
 
 const reporter = pathToFileURL(path.join(ROOT, 'scripts/test-summary-reporter.mjs')).href;
@@ -83,9 +120,10 @@ function formatDuration(ms) {
   return s >= 60 ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s` : `${s}s`;
 }
 
-/** What the summary reporter wrote: the tests that did not pass, and the counts. */
+/** What the summary reporter wrote: the tests that did not pass, each file's time, and the counts. */
 function readEvents(file) {
   const problems = { failed: [], cancelled: [], crashed: [] };
+  const fileTimes = new Map();
   let counts = null;
   const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
   for (const line of text.split('\n')) {
@@ -100,6 +138,10 @@ function readEvents(file) {
       counts = record;
       continue;
     }
+    if (record.event === 'file') {
+      if (typeof record.ms === 'number') fileTimes.set(path.relative(ROOT, record.file).split(path.sep).join('/'), record.ms);
+      continue;
+    }
     const where = record.file ? path.relative(ROOT, record.file) : '(unknown file)';
     const isFile = record.nesting === 0 && record.path.length === 1 && record.path[0] === record.file;
     if (record.failureType === 'subtestsFailed') continue; // a suite or file: its tests are listed
@@ -112,7 +154,26 @@ function readEvents(file) {
       problems.failed.push(`${where} › ${record.path.join(' › ')}: ${record.reason}`);
     }
   }
-  return { problems, counts };
+  return { problems, counts, fileTimes };
+}
+
+/**
+ * The PostgreSQL databases of this run that a test file left behind (its process killed before
+ * its clean-up): test/support/database-template.ts names each `partner_api_t_<run>_…`.
+ */
+async function dropLeftoverDatabases(runId) {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+  try {
+    await client.connect();
+    const { rows } = await client.query('select datname from pg_database where starts_with(datname, $1)', [`partner_api_t_${runId}_`]);
+    for (const { datname } of rows) await client.query(`drop database if exists "${datname}" with (force)`);
+    if (rows.length > 0) console.log(`dropped ${rows.length} test database${rows.length === 1 ? '' : 's'} left behind`);
+  } catch (error) {
+    console.log(`could not drop the test databases left behind: ${error.message}`);
+  } finally {
+    await client.end().catch(() => {});
+  }
 }
 
 const results = [];
@@ -135,12 +196,35 @@ for (const run of runs) {
     ],
     { stdio: 'inherit', env: { ...process.env, ...run.env, TEST_CLI: testCli } },
   );
-  const { problems, counts } = readEvents(eventsFile);
+  if (run.name === 'postgres') await dropLeftoverDatabases(run.env.TEST_RUN_ID);
+  const { problems, counts, fileTimes } = readEvents(eventsFile);
   const ok = result.status === 0 && problems.failed.length + problems.cancelled.length + problems.crashed.length === 0;
-  results.push({ run, ok, status: result.status, signal: result.signal, problems, counts, ms: Date.now() - started });
+  results.push({ run, ok, status: result.status, signal: result.signal, problems, counts, fileTimes, ms: Date.now() - started });
   console.log(`=== ${run.name}: ${ok ? 'passed' : 'FAILED'} (${formatDuration(Date.now() - started)}) ===`);
 }
 fs.rmSync(eventsDir, { recursive: true, force: true });
+
+// The timings of this run's files replace the last run's; files this run did not take keep theirs.
+const timings = { ...lastTimings };
+for (const { run, fileTimes } of results) {
+  for (const [file, ms] of fileTimes) timings[file] = { ...timings[file], [run.name]: Math.round(ms) };
+}
+const sortedTimings = Object.fromEntries(Object.entries(timings).sort(([a], [b]) => a.localeCompare(b)));
+for (const file of saveTimings ? [TIMINGS_CACHE, TIMINGS_COMMITTED] : [TIMINGS_CACHE]) {
+  try {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, `${JSON.stringify(sortedTimings, null, 2)}\n`);
+  } catch (error) {
+    console.log(`could not keep the file timings in ${file}: ${error.message}`);
+  }
+}
+
+console.log('\n=== slowest test files ===');
+for (const { run, fileTimes } of results) {
+  const slowest = [...fileTimes].sort((a, b) => b[1] - a[1]).slice(0, 15);
+  console.log(`${run.name}:`);
+  for (const [file, ms] of slowest) console.log(`  ${formatDuration(ms).padStart(6)}  ${file}`);
+}
 
 console.log('\n=== summary ===');
 for (const { run, ok, status, signal, problems, counts, ms } of results) {

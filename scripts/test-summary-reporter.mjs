@@ -1,6 +1,6 @@
 // A node:test reporter for scripts/run-tests.mjs, beside the spec reporter on the console: one JSON
 // line per test that did not pass (failed, cancelled, a hook that failed, a test file whose process
-// ended before its tests did; a todo test that fails is no failure), and the run's counts at the end. The runner prints its summary from it.
+// ended before its tests did; a todo test that fails is no failure), each test file's wall time, and the run's counts at the end. The runner prints its summary from it.
 
 const COUNTS = new Set(['tests', 'suites', 'pass', 'fail', 'cancelled', 'skipped', 'todo', 'duration_ms']);
 
@@ -23,6 +23,11 @@ export default async function* summaryReporter(source) {
   const counts = {};
   for await (const event of source) {
     const data = event.data ?? {};
+    // A test file (its process) ended: how long it took, for the runner's list of the slowest files.
+    // (node:test reports a file's end as a test:complete named after the file, with its duration.)
+    if (event.type === 'test:complete' && data.nesting === 0 && data.file && data.name === data.file) {
+      yield `${JSON.stringify({ event: 'file', file: data.file, ms: data.details?.duration_ms ?? null })}\n`;
+    }
     if (event.type === 'test:start') {
       const names = started.get(data.file) ?? [];
       names.length = data.nesting;
