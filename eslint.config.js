@@ -2,7 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'data/', 'bench/results/', 'clients/*/dist/', 'clients/typescript/src/schema.d.ts'] },
+  { ignores: ['dist/', '.test-build/', 'node_modules/', 'data/', 'bench/results/', 'clients/*/dist/', 'clients/typescript/src/schema.d.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

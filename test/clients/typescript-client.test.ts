@@ -5,9 +5,10 @@ import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { createPartnerApi, OrderFailedError, PartnerApiError, type ErrorCode } from '../../clients/typescript/src/index.js';
-import { CLIENT_DIR, generatedFiles } from '../../scripts/generate-client.js';
+import { generatedFiles } from '../../scripts/generate-client.js';
 import { startInlineWorker } from '../../src/worker/index.js';
 import { createTestApp, type TestApp } from '../support/app.js';
+import { ROOT } from '../support/repo.js';
 
 /**
  * The TypeScript client (clients/typescript): its generated types are those of the current
@@ -15,7 +16,8 @@ import { createTestApp, type TestApp } from '../support/app.js';
  * a purchase polled to completion, a failing test number and a 402 as typed errors.
  */
 
-const DEMO_SEED = path.resolve(CLIENT_DIR, '../../examples/demo-seed.json');
+const CLIENT_DIR = path.join(ROOT, 'clients/typescript');
+const DEMO_SEED = path.join(ROOT, 'examples/demo-seed.json');
 const DEMO_TEST_KEY = 'service_test_demoAmaMensahTest0001';
 /** Efua (Customer) with a test wallet of 1 GHS: every bundle is a 402. */
 const POOR_TEST_KEY = 'service_test_demoEfuaAsanteTest0001';

@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { ROOT } from '../support/repo.js';
 
 /**
@@ -13,7 +12,8 @@ import { ROOT } from '../support/repo.js';
  * Reads files only: no database, no server.
  */
 
-const THIS_FILE = path.relative(ROOT, fileURLToPath(import.meta.url));
+/** This file, as its source (it may run compiled from .test-build/: scripts/run-tests.mjs). */
+const THIS_FILE = 'test/docs/paths.test.ts';
 
 /** The documents whose paths are checked, relative to the root. */
 function documents(): string[] {

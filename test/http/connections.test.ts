@@ -4,14 +4,15 @@ import net from 'node:net';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { buildApp } from '../../src/app.js';
 import { createLogger, redactApiKeys } from '../../src/logging.js';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { KEYS } from '../support/keys.js';
+import { ROOT } from '../support/repo.js';
+import { waitFor } from '../support/wait.js';
 
-const CLIENT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../support/upload-client.mjs');
+const CLIENT = path.join(ROOT, 'test/support/upload-client.mjs');
 const run = promisify(execFile);
 
 /** Runs the upload client in its own process; a budget for a busy machine, not an expected time. */
@@ -68,7 +69,7 @@ describe('connections: early answers, timeouts, keys kept out of logs', () => {
     assert.equal(result.status, 401, JSON.stringify(result));
     assert.equal(JSON.parse(String(result.body)).error.code, 'UNAUTHORIZED');
     assert.match(String(result.head), /connection: close/i);
-    await waitUntil(() => readBySocket.length > 0);
+    await waitFor('the server to read from the socket', async () => readBySocket.length > 0);
     const read = readBySocket[0] ?? Infinity;
     assert.ok(read < 40_000_000, `the server read ${read} bytes of a 100 MB body it had already refused`);
   });
@@ -78,7 +79,7 @@ describe('connections: early answers, timeouts, keys kept out of logs', () => {
     const result = await client('raw', String(port), 'GET', '/api/v1/profile', String(100_000_000), KEYS.agentLive);
     assert.equal(result.status, 200, JSON.stringify(result).slice(0, 500));
     assert.match(String(result.head), /connection: close/i);
-    await waitUntil(() => readBySocket.length > 0);
+    await waitFor('the server to read from the socket', async () => readBySocket.length > 0);
     const read = readBySocket[0] ?? Infinity;
     assert.ok(read < 40_000_000, `the server read ${read} bytes of the body of a GET`);
   });
@@ -136,11 +137,3 @@ describe('connections: early answers, timeouts, keys kept out of logs', () => {
     assert.equal(redactApiKeys('x service_test_abc-DEF_123 y'), 'x service_test_[REDACTED] y');
   });
 });
-
-async function waitUntil(condition: () => boolean, budgetMs = 30_000): Promise<void> {
-  const deadline = Date.now() + budgetMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not reached');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}

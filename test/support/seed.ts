@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { liveKeyOf, testKeyOf } from './keys.js';
+import { ROOT } from './repo.js';
 
 /** The seed every test app imports unless told otherwise. */
-export const FIXTURE_SEED = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/seed.json');
+export const FIXTURE_SEED = path.join(ROOT, 'test/fixtures/seed.json');
 
 interface SeedShape {
   resultCheckerPackages: Record<string, unknown>[];
