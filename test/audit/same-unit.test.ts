@@ -7,7 +7,7 @@ import { sql } from 'kysely';
 import { createTestApp, type TestApp } from '../support/app.js';
 import { KEYS } from '../support/keys.js';
 import { waitFor } from '../support/wait.js';
-import { buySingle, newWorker, waitForState } from '../support/orders.js';
+import { buySingle, deliverOrder } from '../support/orders.js';
 import { cliEnv, runCli } from '../support/cli.js';
 import { seedFinding } from '../support/reconciliation.js';
 import { cliActor } from '../../src/cli/actor.js';
@@ -107,13 +107,7 @@ async function completedOrder(t: TestApp): Promise<string> {
   const bought = await buySingle(t, KEYS.superLive, nextNumber());
   assert.equal(bought.status, 200, JSON.stringify(bought.body));
   const orderId = bought.body.data.orderId as string;
-  const worker = newWorker(t);
-  worker.start();
-  try {
-    await waitForState(t, KEYS.superLive, orderId, ['completed']);
-  } finally {
-    await worker.stop();
-  }
+  await deliverOrder(t, KEYS.superLive, orderId);
   return orderId;
 }
 
@@ -126,13 +120,7 @@ async function completedBulk(t: TestApp): Promise<string> {
   });
   assert.equal(bought.status, 200, JSON.stringify(bought.body));
   const orderId = bought.body.data.orderId as string;
-  const worker = newWorker(t);
-  worker.start();
-  try {
-    await waitForState(t, KEYS.superLive, orderId, ['completed']);
-  } finally {
-    await worker.stop();
-  }
+  await deliverOrder(t, KEYS.superLive, orderId);
   return `${orderId} ${numbers[0] ?? ''}`;
 }
 

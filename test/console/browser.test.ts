@@ -4,7 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { openBrowser, offHostRequests, recordRequests, screenshot } from '../support/browser.js';
 import { createTestApp, TEST_DIALECT, type TestApp } from '../support/app.js';
 import { KEYS } from '../support/keys.js';
-import { buySingle, newWorker, waitForState } from '../support/orders.js';
+import { buySingle, deliverOrder } from '../support/orders.js';
 import { totpCode } from '../../src/modules/console/totp.js';
 import { CONSOLE_ENV, ensureStaff, PASSWORD } from '../support/console.js';
 
@@ -127,15 +127,7 @@ describe(`the console in a browser (${TEST_DIALECT})`, () => {
       // An order completes; staff find it by its short reference and reverse it.
       const bought = await buySingle(t, KEYS.superLive, '0244840051');
       const { orderId, shortReference } = bought.body.data as { orderId: string; shortReference: string };
-      // The worker runs until it has delivered: after the sandbox's acceptance the status check
-      // comes a moment later (src/modules/deliveries/service.ts), not within one drain().
-      const worker = newWorker(t);
-      worker.start();
-      try {
-        await waitForState(t, KEYS.superLive, orderId, ['completed']);
-      } finally {
-        await worker.stop();
-      }
+      await deliverOrder(t, KEYS.superLive, orderId);
       await page.getByRole('navigation').getByRole('link', { name: 'orders' }).click();
       await page.getByLabel('Reference, order id or number').fill(shortReference.toLowerCase());
       await page.getByRole('button', { name: 'Search' }).click();

@@ -5,7 +5,7 @@ import { createTestApp, TEST_DIALECT, type TestApp } from '../support/app.js';
 import { cliEnv, runCli } from '../support/cli.js';
 import { CONSOLE_ENV, ensureStaff, PASSWORD, signIn, type StaffClient } from '../support/console.js';
 import { KEYS } from '../support/keys.js';
-import { A_1GB, newWorker, waitForState } from '../support/orders.js';
+import { A_1GB, deliverOrder } from '../support/orders.js';
 
 /**
  * Issue 29, item 4: staff refunds. One recipient of a bulk data order reversed, and a sold
@@ -81,13 +81,7 @@ describe(`refunds: a bulk recipient reversed, a result-checker sale refunded (${
     });
     assert.equal(res.status, 200, JSON.stringify(res.body));
     const orderId = res.body.data.orderId as string;
-    const worker = newWorker(t);
-    worker.start();
-    try {
-      await waitForState(t, KEYS.superLive, orderId, ['completed']);
-    } finally {
-      await worker.stop();
-    }
+    await deliverOrder(t, KEYS.superLive, orderId);
     return orderId;
   }
 

@@ -3,21 +3,15 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { after, describe, test } from 'node:test';
-import { TEST_DIALECT, type TestApp } from '../support/app.js';
-import { cliEnv, runCli, spawnCli, type CliProcess } from '../support/cli.js';
+import { describe, test } from 'node:test';
+import { TEST_DIALECT } from '../support/app.js';
+import { cliEnv, runCli, spawnCli } from '../support/cli.js';
 import { waitFor } from '../support/wait.js';
-import { freePort, loadTestApp, purchaseLoad } from '../support/ops.js';
+import { freePort, loadTestApp, purchaseLoad, suiteProcesses } from '../support/ops.js';
 
 /** `cli backup` / `cli restore` (SQLite; PostgreSQL is pg_dump's job, and backup says so). */
 describe(`cli backup and restore (${TEST_DIALECT})`, () => {
-  const apps: TestApp[] = [];
-  const children: CliProcess[] = [];
-  after(async () => {
-    for (const child of children) child.kill();
-    await Promise.all(children.map((child) => child.exited()));
-    for (const t of apps) await t.close();
-  });
+  const { apps, children } = suiteProcesses();
 
   test('on PostgreSQL it points to pg_dump', { skip: TEST_DIALECT !== 'postgres' && 'PostgreSQL only' }, async () => {
     const t = await loadTestApp();

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { after, describe, test } from 'node:test';
-import { TEST_DIALECT, type TestApp } from '../support/app.js';
-import { cliEnv, spawnCli, type CliProcess } from '../support/cli.js';
+import { describe, test } from 'node:test';
+import { TEST_DIALECT } from '../support/app.js';
+import { cliEnv, spawnCli } from '../support/cli.js';
 import { KEYS } from '../support/keys.js';
 import { PROCESS_BUDGET_MS, waitFor } from '../support/wait.js';
-import { deliveryInvariants, freePort, loadTestApp, openOrders, purchaseLoad } from '../support/ops.js';
+import { deliveryInvariants, freePort, loadTestApp, openOrders, purchaseLoad, suiteProcesses } from '../support/ops.js';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const LIMIT = 1000;
@@ -15,13 +15,7 @@ const LIMIT = 1000;
  * PostgreSQL database and one Redis, under purchase load for a bounded time (about 20 s).
  */
 describe(`several API processes and workers on one database (${TEST_DIALECT})`, () => {
-  const apps: TestApp[] = [];
-  const children: CliProcess[] = [];
-  after(async () => {
-    for (const child of children) child.kill();
-    await Promise.all(children.map((child) => child.exited()));
-    for (const t of apps) await t.close();
-  });
+  const { apps, children } = suiteProcesses();
 
   test(
     'two APIs and two workers: no double submission, every acknowledged order final, ledger clean, rate limits shared',

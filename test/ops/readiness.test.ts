@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import pg from 'pg';
 import { buildApp } from '../../src/app.js';
 import type { Database } from '../../src/db/connection.js';
@@ -7,18 +7,12 @@ import { loadConfig } from '../../src/config.js';
 import { Lifecycle } from '../../src/ops/lifecycle.js';
 import { startBootListener } from '../../src/ops/listeners.js';
 import { createTestApp, TEST_DIALECT, type TestApp } from '../support/app.js';
-import { cliDatabaseEnv, spawnCli, type CliProcess } from '../support/cli.js';
+import { cliDatabaseEnv, spawnCli } from '../support/cli.js';
 import { waitFor } from '../support/wait.js';
-import { freePort } from '../support/ops.js';
+import { freePort, suiteProcesses } from '../support/ops.js';
 
 describe(`GET /readyz (${TEST_DIALECT})`, () => {
-  const apps: TestApp[] = [];
-  const children: CliProcess[] = [];
-  after(async () => {
-    for (const child of children) child.kill();
-    await Promise.all(children.map((child) => child.exited()));
-    for (const t of apps) await t.close();
-  });
+  const { apps, children } = suiteProcesses();
   async function app(): Promise<TestApp> {
     const t = await createTestApp({ seed: null });
     apps.push(t);

@@ -1,19 +1,13 @@
 import assert from 'node:assert/strict';
-import { after, describe, test } from 'node:test';
-import { TEST_DIALECT, type TestApp } from '../support/app.js';
-import { cliEnv, spawnCli, type CliProcess } from '../support/cli.js';
+import { describe, test } from 'node:test';
+import { TEST_DIALECT } from '../support/app.js';
+import { cliEnv, spawnCli } from '../support/cli.js';
 import { PROCESS_BUDGET_MS, waitFor } from '../support/wait.js';
-import { deliveryInvariants, freePort, loadTestApp, openOrders, purchaseLoad, LOAD_PROFILE } from '../support/ops.js';
+import { deliveryInvariants, freePort, LOAD_PROFILE, loadTestApp, openOrders, purchaseLoad, suiteProcesses } from '../support/ops.js';
 
 /** `cli serve` (API and inline worker) as a real process, stopped with SIGTERM in the middle of purchase load. */
 describe(`graceful shutdown under load (${TEST_DIALECT})`, () => {
-  const apps: TestApp[] = [];
-  const children: CliProcess[] = [];
-  after(async () => {
-    for (const child of children) child.kill();
-    await Promise.all(children.map((child) => child.exited()));
-    for (const t of apps) await t.close();
-  });
+  const { apps, children } = suiteProcesses();
 
   test('SIGTERM: /readyz turns 503, requests in flight are answered, the worker ends its batches, every acknowledged order ends final', async (ctx) => {
     const t = await loadTestApp();

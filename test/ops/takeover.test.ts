@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, describe, test } from 'node:test';
-import { TEST_DIALECT, type TestApp } from '../support/app.js';
+import { describe, test } from 'node:test';
+import { TEST_DIALECT } from '../support/app.js';
 import { cliEnv, spawnCli, type CliProcess } from '../support/cli.js';
 import { PROCESS_BUDGET_MS, waitFor } from '../support/wait.js';
-import { deliveryInvariants, freePort, loadMsisdn, loadTestApp, openOrders, purchaseLoad } from '../support/ops.js';
+import { deliveryInvariants, freePort, loadMsisdn, loadTestApp, openOrders, purchaseLoad, suiteProcesses } from '../support/ops.js';
 
 const workerIdOf = (p: CliProcess) =>
   (
@@ -21,13 +21,7 @@ const workerIdOf = (p: CliProcess) =>
  * dead one's claims over when its heartbeat goes silent (WORKER_HEARTBEAT_TIMEOUT_MS).
  */
 describe(`kill -9 of a worker: its claims are taken over (${TEST_DIALECT})`, () => {
-  const apps: TestApp[] = [];
-  const children: CliProcess[] = [];
-  after(async () => {
-    for (const child of children) child.kill();
-    await Promise.all(children.map((child) => child.exited()));
-    for (const t of apps) await t.close();
-  });
+  const { apps, children } = suiteProcesses();
 
   for (const peer of ['restarted', 'live'] as const) {
     const title =
@@ -44,7 +38,7 @@ describe(`kill -9 of a worker: its claims are taken over (${TEST_DIALECT})`, () 
         WORKER_IDLE_MS: '20',
         WORKER_LEASE_MS: '600000',
         // Submissions to numbers ending 0003 hang (the sandbox's "times out twice"): the worker holds their rows meanwhile.
-        PROVIDER_TIMEOUT_MS: '8000',
+        PROVIDER_TIMEOUT_MS: '3000',
         WORKER_HEARTBEAT_TIMEOUT_MS: '2000',
       });
       const api = spawnCli(['serve'], { ...env, PORT: String(port), HOST: '127.0.0.1', WORKER: 'off' });

@@ -1,5 +1,7 @@
 import net from 'node:net';
+import { after } from 'node:test';
 import { createTestApp, type TestApp } from './app.js';
+import type { CliProcess } from './cli.js';
 import { liveKeyOf } from './keys.js';
 import { ledgerProblems } from './ledger.js';
 import { agentProfile, fixtureWith } from './seed.js';
@@ -7,6 +9,22 @@ import { agentProfile, fixtureWith } from './seed.js';
 /** A profile with a wallet no load test empties (1 000 000 GHS live). */
 export const LOAD_PROFILE = 'usr_load';
 export const LOAD_KEY = liveKeyOf(LOAD_PROFILE);
+
+/**
+ * What a suite of process tests starts: its test apps and CLI processes, each recorded as it is
+ * started, and after the suite every process killed (and waited for) before the apps close.
+ * Called inside the suite's describe().
+ */
+export function suiteProcesses(): { apps: TestApp[]; children: CliProcess[] } {
+  const apps: TestApp[] = [];
+  const children: CliProcess[] = [];
+  after(async () => {
+    for (const child of children) child.kill();
+    await Promise.all(children.map((child) => child.exited()));
+    for (const t of apps) await t.close();
+  });
+  return { apps, children };
+}
 
 export function loadTestApp(): Promise<TestApp> {
   return createTestApp({ seed: fixtureWith({ profiles: [agentProfile(LOAD_PROFILE, { role: 'SuperAgent', live: 1_000_000 })] }) });

@@ -61,6 +61,21 @@ export async function waitForState(t: TestApp, key: string, orderId: string, sta
   );
 }
 
+/**
+ * Runs an in-process worker until the order is completed as its partner sees it, then stops it:
+ * after the sandbox's acceptance the status check comes a moment later
+ * (src/modules/deliveries/service.ts), not within one drain().
+ */
+export async function deliverOrder(t: TestApp, key: string, orderId: string): Promise<void> {
+  const worker = newWorker(t);
+  worker.start();
+  try {
+    await waitForState(t, key, orderId, ['completed']);
+  } finally {
+    await worker.stop();
+  }
+}
+
 export async function sandboxCalls(t: TestApp) {
   return t.database.db.selectFrom('sandbox_submissions').selectAll().orderBy('idempotency_key').execute();
 }

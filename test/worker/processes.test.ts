@@ -1,22 +1,16 @@
 import assert from 'node:assert/strict';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { createTestApp, TEST_DIALECT, type TestApp } from '../support/app.js';
 import { KEYS } from '../support/keys.js';
 import { PROCESS_BUDGET_MS, waitFor } from '../support/wait.js';
 import { buySingle, sandboxCalls, startWorker } from '../support/orders.js';
 import { ledgerProblems } from '../support/ledger.js';
 import type { CliProcess } from '../support/cli.js';
+import { suiteProcesses } from '../support/ops.js';
 
 /** `cli worker` as real child processes on the test's database (WORKER=off + cli worker: docs/cli.md, `worker`). */
 describe(`worker processes (${TEST_DIALECT})`, () => {
-  const apps: TestApp[] = [];
-  const children: CliProcess[] = [];
-  after(async () => {
-    for (const child of children) child.kill();
-    // Gone before their schemas and files are: nothing of theirs holds a connection or a lock.
-    await Promise.all(children.map((child) => child.exited()));
-    for (const app of apps) await app.close();
-  });
+  const { apps, children } = suiteProcesses();
 
   async function app(): Promise<TestApp> {
     const t = await createTestApp();
