@@ -10,7 +10,7 @@ import type { CliIo } from '../io.js';
  * ~1.2 to ~0.7 s of CPU, and the tests start the CLI a few hundred times).
  */
 
-/** Background tasks the serve process runs inline (WORKER=inline): the outbox worker and its webhook lane. */
+/** Background tasks the serve process runs inline (WORKER=inline): the worker and its lanes. */
 export async function backgroundTasks(rt: Runtime): Promise<BackgroundTask[]> {
   const { startInlineWorker } = await import('../../worker/index.js');
   const worker = startInlineWorker(rt.ctx);
@@ -21,7 +21,7 @@ export function register(program: Command, io: CliIo): void {
   program
     .command('worker')
     .description(
-      'run the outbox worker and webhook deliveries alone, no HTTP (use with WORKER=off on serve); SIGINT/SIGTERM stop it cleanly',
+      'run the worker alone, no HTTP (use with WORKER=off on serve): the outbox, webhook deliveries, Mobile Money checks and upstream upkeep (float balances, reconciliation, margins); SIGINT/SIGTERM stop it cleanly',
     )
     .action(async () => {
       const rt = await openRuntime(io, { longRunning: true });
