@@ -1,5 +1,5 @@
 import type { MomoTopUpService } from '../modules/top-ups/momo.js';
-import type { WorkerLogger } from './worker.js';
+import { Lane, type NextPass, type WorkerLogger } from './lane.js';
 
 /**
  * The worker's Mobile Money lane (docs/mobile-money.md, "Crediting"): every pending charge carries
@@ -7,55 +7,22 @@ import type { WorkerLogger } from './worker.js';
  * none); the lane claims the due ones and has each verified with the gateway. A lost webhook delays
  * a credit by at most MOMO_POLL_MS.
  */
-export class MomoLane {
-  private running: Promise<void> | null = null;
-  private stopping = false;
-  private wakeUp: (() => void) | null = null;
-
+export class MomoLane extends Lane {
   constructor(
     private readonly momo: MomoTopUpService,
-    private readonly log: WorkerLogger,
-    private readonly workerId: string,
+    log: WorkerLogger,
+    workerId: string,
     private readonly idleMs: number,
-  ) {}
-
-  start(): void {
-    if (this.running) return;
-    this.stopping = false;
-    this.running = this.loop();
+  ) {
+    super({ log, workerId, failed: 'mobile money checks failed' });
   }
 
-  async stop(): Promise<void> {
-    this.stopping = true;
-    this.wakeUp?.();
-    await this.running;
-    this.running = null;
+  /** Checks the due charges; sleeps when none was due (or the checks failed). */
+  protected override async pass(): Promise<NextPass> {
+    return (await this.momo.checkDue()) === 0 ? this.idleMs : 'again';
   }
 
-  private async loop(): Promise<void> {
-    while (!this.stopping) {
-      let checked = 0;
-      try {
-        checked = await this.momo.checkDue();
-      } catch (error) {
-        this.log.error({ err: error, worker: this.workerId }, 'mobile money checks failed');
-      }
-      if (checked === 0) await this.sleep(this.idleMs);
-    }
-  }
-
-  private sleep(ms: number): Promise<void> {
-    if (this.stopping) return Promise.resolve();
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.wakeUp = null;
-        resolve();
-      }, ms);
-      this.wakeUp = () => {
-        clearTimeout(timer);
-        this.wakeUp = null;
-        resolve();
-      };
-    });
+  protected override backoff(): number {
+    return this.idleMs;
   }
 }

@@ -1,6 +1,6 @@
 import type { DeliveryWork } from '../modules/webhooks/repository.js';
 import type { WebhookDeliveryService } from '../modules/webhooks/deliveries.js';
-import type { WorkerLogger } from './worker.js';
+import { Lane, type NextPass, type WorkerLogger } from './lane.js';
 
 export interface WebhookLaneOptions {
   /** Deliveries sent at once by this process. */
@@ -22,71 +22,41 @@ export interface WebhookLaneOptions {
  * so other partners' webhooks go on. At least once: a crash mid-send leaves the lease to expire
  * and the delivery is sent again (same webhook-id).
  */
-export class WebhookLane {
-  private running: Promise<void> | null = null;
-  private stopping = false;
-  private wakeUp: (() => void) | null = null;
-
+export class WebhookLane extends Lane {
   constructor(
     private readonly deliveries: WebhookDeliveryService,
     private readonly log: WorkerLogger,
     private readonly workerId: string,
     private readonly options: WebhookLaneOptions,
     private readonly clock: () => number = Date.now,
-  ) {}
-
-  start(): void {
-    if (this.running) return;
-    this.stopping = false;
-    this.running = this.loop();
+  ) {
+    super({ log, workerId, failed: 'webhook lane step failed' });
   }
 
-  /** Stops claiming; resolves when the sends in flight have finished (each is bounded by its timeout). */
-  async stop(): Promise<void> {
-    this.stopping = true;
-    this.wakeUp?.();
-    await this.running;
-    this.running = null;
-  }
-
-  private async loop(): Promise<void> {
-    const inFlight = new Set<Promise<void>>();
-    let failures = 0;
-    while (!this.stopping) {
-      let delay = this.options.idleMaxMs;
-      try {
-        const free = this.options.concurrency - inFlight.size;
-        if (free <= 0) {
-          await Promise.race(inFlight);
-          continue;
-        }
-        const claimed = await this.deliveries.claim({
-          workerId: this.workerId,
-          limit: free,
-          perEndpoint: this.options.perEndpoint,
-          leaseMs: this.options.leaseMs,
-        });
-        failures = 0;
-        for (const work of claimed) {
-          const send: Promise<void> = this.send(work).finally(() => {
-            inFlight.delete(send);
-            this.wakeUp?.();
-          });
-          inFlight.add(send);
-        }
-        if (claimed.length === free) continue;
-        // Nothing more is claimable now: sleep until the next delivery is due (a finished send wakes the lane).
-        const next = await this.deliveries.nextDueAt();
-        const wait = next === null ? Infinity : next - this.clock();
-        if (wait > 0) delay = Math.min(wait, this.options.idleMaxMs);
-      } catch (error) {
-        failures++;
-        this.log.error({ err: error, worker: this.workerId }, 'webhook lane step failed');
-        delay = Math.min(30_000, this.options.idleMaxMs * 2 ** Math.min(failures, 7));
-      }
-      await this.sleep(Math.max(delay, 1));
+  /** Claims as many deliveries as there are free sends and sends them; stop() waits for the sends (each bounded by its timeout). */
+  protected override async pass(): Promise<NextPass> {
+    const free = this.options.concurrency - this.busy;
+    if (free <= 0) {
+      await this.untilOneEnds();
+      return 'again';
     }
-    await Promise.all(inFlight);
+    const claimed = await this.deliveries.claim({
+      workerId: this.workerId,
+      limit: free,
+      perEndpoint: this.options.perEndpoint,
+      leaseMs: this.options.leaseMs,
+    });
+    this.resetBackoff();
+    for (const work of claimed) this.track(this.send(work));
+    if (claimed.length === free) return 'again';
+    // Nothing more is claimable now: sleep until the next delivery is due (a finished send wakes the lane).
+    const next = await this.deliveries.nextDueAt();
+    const wait = next === null ? Infinity : next - this.clock();
+    return wait > 0 ? Math.min(wait, this.options.idleMaxMs) : this.options.idleMaxMs;
+  }
+
+  protected override backoff(failures: number): number {
+    return Math.min(30_000, this.options.idleMaxMs * 2 ** Math.min(failures, 7));
   }
 
   private async send(work: DeliveryWork): Promise<void> {
@@ -106,18 +76,5 @@ export class WebhookLane {
       // The lease runs out and the delivery is tried again.
       this.log.error({ err: error, worker: this.workerId, deliveryId: work.id }, 'webhook attempt could not be recorded');
     }
-  }
-
-  private sleep(ms: number): Promise<void> {
-    if (this.stopping) return Promise.resolve();
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.wakeUp = null;
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.wakeUp = done;
-    });
   }
 }

@@ -10,12 +10,9 @@ import type { Providers } from '../providers/index.js';
 import { UPSTREAM_NAMES, type AttemptRequest, type ProviderName, type UpstreamAnswer } from '../providers/types.js';
 import { UpstreamGate, type GateOptions } from './upstream-gate.js';
 import { backoffDelay, DEFAULT_WORKER_OPTIONS, type WorkerOptions } from './options.js';
+import { Lane, type NextPass, type WorkerLogger } from './lane.js';
 
-export interface WorkerLogger {
-  info(obj: object, msg?: string): void;
-  warn(obj: object, msg?: string): void;
-  error(obj: object, msg?: string): void;
-}
+export type { WorkerLogger } from './lane.js';
 
 /** Upkeep the worker runs every so often beside the outbox (purges of expired records). */
 export interface MaintenanceTask {
@@ -71,14 +68,11 @@ function describe(error: unknown): string {
  *   late or duplicate answer changes nothing;
  * - a crashed worker's lease expires and its rows are picked up again.
  */
-export class OutboxWorker {
+export class OutboxWorker extends Lane {
   readonly id: string;
   private readonly options: WorkerOptions;
   private readonly clock: () => number;
-  private running: Promise<void> | null = null;
   private nextMaintenanceAt = 0;
-  private stopping = false;
-  private wakeUp: (() => void) | null = null;
   private readonly gate: UpstreamGate;
   private readonly gateOptions: GateOptions;
 
@@ -87,9 +81,11 @@ export class OutboxWorker {
     options: Partial<WorkerOptions> = {},
     id?: string,
   ) {
+    const workerId = id ?? `${os.hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
+    super({ log: deps.log, workerId, failed: 'outbox worker step failed', started: 'outbox worker started', stopped: 'outbox worker stopped' });
+    this.id = workerId;
     this.options = { ...DEFAULT_WORKER_OPTIONS, ...options };
     this.clock = deps.clock ?? Date.now;
-    this.id = id ?? `${os.hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`;
     this.gateOptions = deps.gate ?? { concurrency: 32, failures: 5, coolMs: 60_000 };
     this.gate = new UpstreamGate(this.gateOptions, this.clock, (provider, until, why) =>
       deps.log.warn({ worker: this.id, provider, until: new Date(until).toISOString(), why }, 'upstream resting: new submissions skip it'),
@@ -99,26 +95,6 @@ export class OutboxWorker {
   /** Calls in flight to `provider` from this worker now. */
   inFlight(provider: ProviderName): number {
     return this.gate.inFlight(provider);
-  }
-
-  /** Starts the loop in the background; stop() ends it. */
-  start(): void {
-    if (this.running) return;
-    this.stopping = false;
-    this.running = this.loop();
-  }
-
-  /** Lets the batches in flight finish their steps, then resolves. */
-  async stop(): Promise<void> {
-    this.stopping = true;
-    this.wakeUp?.();
-    await this.running;
-    this.running = null;
-  }
-
-  /** Ends the current idle sleep early (e.g. when new work was just queued in this process). */
-  wake(): void {
-    this.wakeUp?.();
   }
 
   /**
@@ -137,64 +113,34 @@ export class OutboxWorker {
   /**
    * Claims due rows and keeps up to batchLimit() claimed batches running at once: the next batch is
    * claimed while earlier ones wait on their provider calls and commits, so the outbox drains at the
-   * rate those overlap instead of one batch's round trips at a time.
+   * rate those overlap instead of one batch's round trips at a time. A finished batch wakes the lane:
+   * what it did may have made rows due (a submission schedules its poll).
    */
-  private async loop(): Promise<void> {
-    this.deps.log.info({ worker: this.id }, 'outbox worker started');
-    const inFlight = new Set<Promise<void>>();
-    const batchLimit = this.batchLimit();
-    let failures = 0;
-    while (!this.stopping) {
-      let delay: number;
-      try {
-        if (this.clock() >= this.nextMaintenanceAt) await this.maintain();
-        const now = this.clock();
-        const next = await this.deps.outbox.nextDueAt();
-        if (next !== null && next <= now) {
-          const claimed = await this.claim();
-          failures = 0;
-          if (claimed.length > 0) {
-            const batch: Promise<void> = this.processBatch(claimed).finally(() => {
-              inFlight.delete(batch);
-              // What it did may have made rows due (a submission schedules its poll): look again now.
-              this.wakeUp?.();
-            });
-            inFlight.add(batch);
-            if (inFlight.size >= batchLimit) await Promise.race(inFlight);
-            continue;
-          }
-          // The due rows are held by another worker, or by this one's batches still running.
-          if (inFlight.size > 0) {
-            await Promise.race(inFlight);
-            continue;
-          }
-          delay = 10;
-        } else {
-          failures = 0;
-          delay = next === null ? this.options.idleMaxMs : Math.min(next - now, this.options.idleMaxMs);
-        }
-      } catch (error) {
-        failures++;
-        this.deps.log.error({ err: error, worker: this.id }, 'outbox worker step failed');
-        delay = backoffDelay(failures, { backoffBaseMs: this.options.idleMaxMs, backoffMaxMs: 30_000 });
-      }
-      await this.sleep(Math.max(delay, 1));
+  protected override async pass(): Promise<NextPass> {
+    if (this.clock() >= this.nextMaintenanceAt) await this.maintain();
+    const now = this.clock();
+    const next = await this.deps.outbox.nextDueAt();
+    if (next === null || next > now) {
+      this.resetBackoff();
+      return next === null ? this.options.idleMaxMs : Math.min(next - now, this.options.idleMaxMs);
     }
-    await Promise.all(inFlight);
-    this.deps.log.info({ worker: this.id }, 'outbox worker stopped');
+    const claimed = await this.claim();
+    this.resetBackoff();
+    if (claimed.length > 0) {
+      this.track(this.processBatch(claimed));
+      if (this.busy >= this.batchLimit()) await this.untilOneEnds();
+      return 'again';
+    }
+    // The due rows are held by another worker, or by this one's batches still running.
+    if (this.busy > 0) {
+      await this.untilOneEnds();
+      return 'again';
+    }
+    return 10;
   }
 
-  private sleep(ms: number): Promise<void> {
-    if (this.stopping) return Promise.resolve();
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.wakeUp = null;
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.wakeUp = done;
-    });
+  protected override backoff(failures: number): number {
+    return backoffDelay(failures, { backoffBaseMs: this.options.idleMaxMs, backoffMaxMs: 30_000 });
   }
 
   /** Claims one batch of due rows and processes it; returns how many rows were claimed. */
