@@ -71,16 +71,16 @@ const deliveryNetsMatchStatus: OrderCheck = async (tx, repo, _wallets, kinds) =>
     const reversed = i.reversed_at !== null;
     const [available, held] =
       i.status === 'completed' ? [reversed ? 0 : -amount, 0] : i.status === 'failed' ? [0, 0] : [-amount, amount];
-    const gotAvailable = Number(i.available_net);
+    const gotAvailable = Number(i.net);
     const gotHeld = Number(i.held_net);
     if (gotAvailable !== available || gotHeld !== held) {
       problems.push(
         `order ${i.order_id} item ${i.id} (${i.status}${reversed ? ', reversed' : ''}, ${ghs(amount)}): ledger nets available ${ghs(gotAvailable)}, held ${ghs(gotHeld)}; expected ${ghs(available)}, ${ghs(held)}`,
       );
     }
-    if (Number(i.foreign_entries ?? 0) > 0) {
+    if (Number(i.misdirected) > 0) {
       problems.push(
-        `order ${i.order_id} item ${i.id}: ${Number(i.foreign_entries)} ledger entries are on another wallet than the order owner's`,
+        `order ${i.order_id} item ${i.id}: ${Number(i.misdirected)} ledger entries are on another wallet than the order owner's`,
       );
     }
   }

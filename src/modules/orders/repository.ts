@@ -9,6 +9,7 @@ import { countItems, type ItemCounts } from './order-state.js';
 import { keysetSeek } from '../../db/keyset.js';
 import type { PageRequest } from '../../lib/staff-page.js';
 import { profileNameLike } from '../profiles/repository.js';
+import { recordLedgerEntries } from '../wallet/ledger-verify-repository.js';
 
 /**
  * "Open" (pending or processing) written as SQL literals, never parameters: only then can the
@@ -157,6 +158,21 @@ function orderStatements(sql: Statements) {
       qb.selectFrom('order_items').select(['status', 'error_message']).where('order_id', '=', orderId).orderBy('idx'),
     ),
   };
+}
+
+/** The update that reverses order `orderId` if it is completed (and gives it its next version); a caller may narrow it further. */
+export function reverseCompletedOrder(qb: Kysely<DB>, orderId: string, reason: string, now: number) {
+  return qb
+    .updateTable('orders')
+    .set((eb) => ({
+      state: 'reversed' as const,
+      reversal_reason: reason,
+      reversed_at: now,
+      updated_at: now,
+      version: eb('version', '+', 1),
+    }))
+    .where('id', '=', orderId)
+    .where('state', '=', 'completed');
 }
 
 /** Orders and their items (deliveries). */
@@ -321,18 +337,7 @@ export class OrderRepository {
 
   /** completed → reversed, once. */
   async markReversed(tx: Tx, orderId: string, reason: string, now: number): Promise<boolean> {
-    const query = tx.qb
-      .updateTable('orders')
-      .set((eb) => ({
-        state: 'reversed' as const,
-        reversal_reason: reason,
-        reversed_at: now,
-        updated_at: now,
-        version: eb('version', '+', 1),
-      }))
-      .where('id', '=', orderId)
-      .where('state', '=', 'completed');
-    return Number((await tx.execute(query)).numAffectedRows ?? 0) > 0;
+    return Number((await tx.execute(reverseCompletedOrder(tx.qb, orderId, reason, now))).numAffectedRows ?? 0) > 0;
   }
 
   /** A completed recipient → reversed (its status stays completed), once. */
@@ -516,37 +521,21 @@ export class OrderRepository {
       .execute();
   }
 
-  /** Per item of an order of `types`: its status and amount, and the net of its ledger entries. */
+  /**
+   * Per item of an order of `types`: its status and amount, and its ledger entries (count, nets, and
+   * how many are on another wallet than its order owner's). The owner is read through its wallet: an
+   * order whose owner has no wallet in its mode has none of its entries counted as on another one.
+   */
   async itemLedgerNets(tx: Tx, types: readonly OrderType[]) {
     if (types.length === 0) return [];
-    return tx.db
+    const items = tx.db
       .selectFrom('order_items as i')
       .innerJoin('orders as o', 'o.id', 'i.order_id')
       .leftJoin('wallets as w', (join) => join.onRef('w.profile_id', '=', 'o.profile_id').onRef('w.mode', '=', 'o.mode'))
-      .leftJoin('ledger_entries as l', 'l.order_item_id', 'i.id')
-      .select((eb) => [
-        'i.id',
-        'i.order_id',
-        'i.status',
-        'i.amount',
-        'i.reversed_at',
-        eb.fn.coalesce(eb.fn.sum<number>('l.available_delta'), eb.lit(0)).as('available_net'),
-        eb.fn.coalesce(eb.fn.sum<number>('l.held_delta'), eb.lit(0)).as('held_net'),
-        eb.fn
-          .sum<number>(
-            eb
-              .case()
-              .when(eb.and([eb('l.id', 'is not', null), eb('l.wallet_id', '!=', eb.ref('w.id'))]))
-              .then(1)
-              .else(0)
-              .end(),
-          )
-          .as('foreign_entries'),
-      ])
-      .where('o.order_type', 'in', types)
-      .groupBy(['i.id', 'i.order_id', 'i.status', 'i.amount', 'i.reversed_at'])
-      .orderBy('i.id')
-      .execute();
+      .select(['i.id', 'i.order_id', 'i.status', 'i.amount', 'i.reversed_at', 'w.profile_id', 'w.mode'])
+      .where('o.order_type', 'in', types);
+    const columns = ['t.id', 't.order_id', 't.status', 't.amount', 't.reversed_at'] as const;
+    return recordLedgerEntries(tx, items.as('t'), 'order_item_id').select(columns).groupBy(columns).execute();
   }
 
   /** Ledger entries of `kinds` (the delivery kinds) that point at no order item. */

@@ -1,6 +1,6 @@
 import { formatGhs as ghs } from '../../lib/money.js';
 import { RC_BULK_DEBIT_PREFIX as BULK_DEBIT } from '../wallet/postings.js';
-import type { LedgerCheck } from '../wallet/ledger-verify.js';
+import { walletNetsAgainstRecordsProblems, type LedgerCheck } from '../wallet/ledger-verify.js';
 import type { ResultCheckerRepository } from './repository.js';
 
 /**
@@ -14,15 +14,10 @@ export function resultCheckerLedgerCheck(repo: ResultCheckerRepository): LedgerC
   return async (tx) => {
     const problems: string[] = [];
 
-    for (const w of await repo.walletRcTotals(tx)) {
-      const net = Number(w.ledger_net ?? 0);
-      const completed = Number(w.completed_total ?? 0);
-      if (net !== -completed) {
-        problems.push(
-          `rc: wallet ${w.id} (${w.profile_id}/${w.mode}) rc ledger net ${ghs(net)} but completed result-checker purchases total ${ghs(completed)}`,
-        );
-      }
-    }
+    const wallets = await repo.walletRcTotals(tx);
+    problems.push(
+      ...walletNetsAgainstRecordsProblems(wallets, { module: 'rc', net: 'rc ledger net', records: 'completed result-checker purchases total', sign: -1 }),
+    );
 
     for (const t of await repo.transactionLedgerNets(tx)) {
       const net = Number(t.net);

@@ -6,8 +6,9 @@ import type { Tx } from '../../db/unit-of-work.js';
 import type { Owner } from '../../domain/caller.js';
 import type { Mode, Role } from '../../domain/types.js';
 import { newId } from '../../lib/ids.js';
+import { reverseCompletedOrder } from '../orders/repository.js';
 import { orderRow } from '../orders/rows.js';
-import { walletLedgerNet } from '../wallet/repository.js';
+import { recordLedgerEntries, walletNetsAgainstRecords } from '../wallet/ledger-verify-repository.js';
 import type { Credential, CredentialCipher } from './credential-crypto.js';
 
 const RC_KINDS = ['rc_debit', 'rc_refund', 'rc_reversal'] as const;
@@ -311,19 +312,7 @@ export class ResultCheckerRepository {
 
   /** The sale's order completed → reversed with the reason; the order as it is now, or undefined when it was not completed. */
   async markOrderReversed(tx: Tx, orderId: string, reason: string, now: number) {
-    const query = tx.qb
-      .updateTable('orders')
-      .set((eb) => ({
-        state: 'reversed' as const,
-        reversal_reason: reason,
-        reversed_at: now,
-        updated_at: now,
-        version: eb('version', '+', 1),
-      }))
-      .where('id', '=', orderId)
-      .where('order_type', '=', 'result_checker')
-      .where('state', '=', 'completed')
-      .returningAll();
+    const query = reverseCompletedOrder(tx.qb, orderId, reason, now).where('order_type', '=', 'result_checker').returningAll();
     return (await tx.execute(query)).rows[0];
   }
 
@@ -392,55 +381,33 @@ export class ResultCheckerRepository {
 
   // ---- ledger verify (read-only, inside its snapshot) ----
 
-  /** Per wallet: the net of its rc ledger entries and the total of its completed purchases. */
+  /** Per wallet: the net of its rc ledger entries (ledger_net) and the total of its completed, unrefunded purchases (records_total). */
   async walletRcTotals(tx: Tx) {
-    return tx.db
-      .selectFrom('wallets as w')
-      .select((eb) => [
-        'w.id',
-        'w.profile_id',
-        'w.mode',
-        walletLedgerNet(eb, RC_KINDS).as('ledger_net'),
-        eb
-          .selectFrom('rc_transactions as t')
-          .select((s) => s.fn.coalesce(s.fn.sum<number>('t.amount'), s.lit(0)).as('n'))
-          .whereRef('t.profile_id', '=', 'w.profile_id')
-          .whereRef('t.mode', '=', 'w.mode')
-          .where('t.state', '=', 'completed')
-          .where('t.refunded_at', 'is', null)
-          .as('completed_total'),
-      ])
-      .orderBy('w.id')
-      .execute();
+    const kept = tx.db
+      .selectFrom('rc_transactions')
+      .select(['profile_id', 'mode', 'amount'])
+      .where('state', '=', 'completed')
+      .where('refunded_at', 'is', null);
+    return walletNetsAgainstRecords(tx, RC_KINDS, kept.as('t'));
   }
 
-  /** Per rc transaction: the entries that name it (count and net). */
+  /** Per rc transaction: the entries that name it (count and net, and its staff refunds), with its order's state and its credential's void. */
   async transactionLedgerNets(tx: Tx) {
-    return tx.db
+    const sales = tx.db
       .selectFrom('rc_transactions as t')
-      .leftJoin('ledger_entries as l', 'l.rc_transaction_id', 't.id')
       .leftJoin('orders as o', 'o.id', 't.order_id')
       .leftJoin('rc_credentials as c', 'c.id', 't.credential_id')
+      .select(['t.id', 't.profile_id', 't.mode', 't.state', 't.amount', 't.bulk_id', 't.refunded_at', 't.credential_id', 'o.state as order_state', 'c.voided_at']);
+    const columns = ['t.id', 't.state', 't.mode', 't.amount', 't.bulk_id', 't.refunded_at', 't.credential_id', 't.order_state', 't.voided_at'] as const;
+    return recordLedgerEntries(tx, sales.as('t'), 'rc_transaction_id')
       .select((eb) => [
-        't.id',
-        't.state',
-        't.mode',
-        't.amount',
-        't.bulk_id',
-        't.refunded_at',
-        't.credential_id',
-        'o.state as order_state',
-        'c.voided_at',
-        eb.fn.count<number>('l.id').as('entries'),
-        eb.fn.coalesce(eb.fn.sum<number>('l.available_delta'), eb.lit(0)).as('net'),
-        eb.fn.coalesce(eb.fn.sum<number>('l.held_delta'), eb.lit(0)).as('held_net'),
+        ...columns,
         eb.fn.sum<number>(eb.case().when('l.kind', '=', 'rc_reversal').then(1).else(0).end()).as('reversals'),
         eb.fn
           .sum<number>(eb.case().when('l.kind', '=', 'rc_reversal').then(eb.ref('l.available_delta')).else(0).end())
           .as('reversal_net'),
       ])
-      .groupBy(['t.id', 't.state', 't.mode', 't.amount', 't.bulk_id', 't.refunded_at', 't.credential_id', 'o.state', 'c.voided_at'])
-      .orderBy('t.id')
+      .groupBy(columns)
       .execute();
   }
 

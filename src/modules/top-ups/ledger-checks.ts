@@ -1,5 +1,5 @@
 import { formatGhs as ghs } from '../../lib/money.js';
-import type { LedgerCheck } from '../wallet/ledger-verify.js';
+import { walletNetsAgainstRecordsProblems, type LedgerCheck } from '../wallet/ledger-verify.js';
 import type { TopUpRepository } from './repository.js';
 
 /**
@@ -8,16 +8,8 @@ import type { TopUpRepository } from './repository.js';
  */
 export function topUpLedgerCheck(repo: TopUpRepository): LedgerCheck {
   return async (tx) => {
-    const problems: string[] = [];
-    for (const w of await repo.walletTopUpTotals(tx)) {
-      const net = Number(w.ledger_net ?? 0);
-      const approved = Number(w.approved_total ?? 0);
-      if (net !== approved) {
-        problems.push(
-          `top-ups: wallet ${w.id} (${w.profile_id}/${w.mode}) top-up credits ${ghs(net)} but approved top-ups total ${ghs(approved)}`,
-        );
-      }
-    }
+    const wallets = await repo.walletTopUpTotals(tx);
+    const problems = walletNetsAgainstRecordsProblems(wallets, { module: 'top-ups', net: 'top-up credits', records: 'approved top-ups total', sign: 1 });
     for (const t of await repo.topUpLedgerEntries(tx)) {
       const entries = Number(t.entries);
       const net = Number(t.net);

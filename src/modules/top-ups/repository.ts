@@ -4,7 +4,7 @@ import type { Tx } from '../../db/unit-of-work.js';
 import type { Owner } from '../../domain/caller.js';
 import type { Mode } from '../../domain/types.js';
 import type { KeysetPosition } from '../../lib/cursor.js';
-import { walletLedgerNet } from '../wallet/repository.js';
+import { recordLedgerEntries, walletNetsAgainstRecords } from '../wallet/ledger-verify-repository.js';
 import { keysetSeek } from '../../db/keyset.js';
 import type { PageRequest } from '../../lib/staff-page.js';
 import { profileNameLike } from '../profiles/repository.js';
@@ -362,48 +362,17 @@ export class TopUpRepository {
 
   // ---- ledger verify (read-only, inside its snapshot) ----
 
-  /** Per wallet: the net of its top_up entries and the total of its approved top-ups. */
+  /** Per wallet: the net of its top_up entries (ledger_net) and the total of its approved top-ups (records_total). */
   async walletTopUpTotals(tx: Tx) {
-    return tx.db
-      .selectFrom('wallets as w')
-      .select((eb) => [
-        'w.id',
-        'w.profile_id',
-        'w.mode',
-        walletLedgerNet(eb, ['top_up']).as('ledger_net'),
-        eb
-          .selectFrom('top_ups as t')
-          .select((s) => s.fn.coalesce(s.fn.sum<number>('t.amount'), s.lit(0)).as('n'))
-          .whereRef('t.profile_id', '=', 'w.profile_id')
-          .whereRef('t.mode', '=', 'w.mode')
-          .where('t.status', '=', 'approved')
-          .as('approved_total'),
-      ])
-      .orderBy('w.id')
-      .execute();
+    const approved = tx.db.selectFrom('top_ups').select(['profile_id', 'mode', 'amount']).where('status', '=', 'approved');
+    return walletNetsAgainstRecords(tx, ['top_up'], approved.as('t'));
   }
 
   /** Per top-up: its ledger entries (count, net, and how many sit on a wallet that is not the owner's). */
   async topUpLedgerEntries(tx: Tx) {
-    return tx.db
-      .selectFrom('top_ups as t')
-      .leftJoin('ledger_entries as l', 'l.top_up_id', 't.id')
-      .leftJoin('wallets as w', 'w.id', 'l.wallet_id')
-      .select((eb) => [
-        't.id',
-        't.status',
-        't.amount',
-        eb.fn.count<number>('l.id').as('entries'),
-        eb.fn.coalesce(eb.fn.sum<number>('l.available_delta'), eb.lit(0)).as('net'),
-        eb.fn.coalesce(eb.fn.sum<number>('l.held_delta'), eb.lit(0)).as('held_net'),
-        eb.fn
-          .count<number>('l.id')
-          .filterWhere((f) => f.or([f('w.profile_id', '!=', f.ref('t.profile_id')), f('w.mode', '!=', f.ref('t.mode'))]))
-          .as('misdirected'),
-      ])
-      .groupBy(['t.id', 't.status', 't.amount'])
-      .orderBy('t.id')
-      .execute();
+    const topUps = tx.db.selectFrom('top_ups').select(['id', 'profile_id', 'mode', 'status', 'amount']);
+    const columns = ['t.id', 't.status', 't.amount'] as const;
+    return recordLedgerEntries(tx, topUps.as('t'), 'top_up_id').select(columns).groupBy(columns).execute();
   }
 
   /** top_up ledger entries that name no top-up, or one that does not exist. */

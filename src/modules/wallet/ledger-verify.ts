@@ -91,6 +91,23 @@ export function adjustmentsWellFormed(wallets: WalletRepository): LedgerCheck {
   };
 }
 
+/**
+ * A module's per-wallet check (rows from walletNetsAgainstRecords): its ledger net on each wallet is
+ * `sign` times the total of its records there (-1 when they are debits). One message per wallet that
+ * is not: `<module>: wallet <id> (<owner>/<mode>) <net words> GHS … but <records words> GHS …`.
+ */
+export function walletNetsAgainstRecordsProblems(
+  rows: readonly { id: string; profile_id: string; mode: string; ledger_net: number | null; records_total: number | null }[],
+  check: { module: string; net: string; records: string; sign: 1 | -1 },
+): string[] {
+  return rows.flatMap((w) => {
+    const net = Number(w.ledger_net ?? 0);
+    const total = Number(w.records_total ?? 0);
+    if (net === check.sign * total) return [];
+    return [`${check.module}: wallet ${w.id} (${w.profile_id}/${w.mode}) ${check.net} ${formatGhs(net)} but ${check.records} ${formatGhs(total)}`];
+  });
+}
+
 export class LedgerVerifier {
   constructor(
     private readonly database: Database,

@@ -1,6 +1,4 @@
-import type { ExpressionBuilder } from 'kysely';
 import type { Database } from '../../db/connection.js';
-import type { DB, LedgerKind } from '../../db/schema.js';
 import type { Statements } from '../../db/statements.js';
 import type { Tx } from '../../db/unit-of-work.js';
 import type { Owner } from '../../domain/caller.js';
@@ -299,16 +297,4 @@ export class WalletRepository {
       .executeTakeFirst();
     return Number(row?.n ?? 0);
   }
-}
-
-/**
- * For the `ledger verify` queries of each module: the net change to `available` of the entries of
- * `kinds` booked on wallet `w`, as a subquery of a select from `wallets as w`.
- */
-export function walletLedgerNet(eb: ExpressionBuilder<DB & { w: DB['wallets'] }, 'w'>, kinds: readonly LedgerKind[]) {
-  return eb
-    .selectFrom('ledger_entries as l')
-    .select((s) => s.fn.coalesce(s.fn.sum<number>('l.available_delta'), s.lit(0)).as('n'))
-    .whereRef('l.wallet_id', '=', 'w.id')
-    .where('l.kind', 'in', kinds);
 }
