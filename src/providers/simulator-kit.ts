@@ -84,24 +84,32 @@ export interface SimulatorStats {
   callbacksAcknowledged: number;
 }
 
-export interface RunningSimulator {
-  readonly name: UpstreamName;
+/** A simulator started, switched by its behaviour `B` and counting `S` (the upstreams' and Paystack's). */
+export interface Simulator<B, S> {
   /** Base URL, http://127.0.0.1:<port>. */
   readonly url: string;
-  /** Environment variables that point partner-api's adapter here, credentials included. */
+  /** Environment variables that point partner-api here, credentials included. */
   readonly env: Record<string, string>;
-  configure(change: Partial<SimulatorBehaviour>): void;
-  behaviour(): SimulatorBehaviour;
-  stats(): SimulatorStats;
-  /** Makes every token issued so far invalid (Reloadly; a no-op elsewhere). */
-  expireTokens(): void;
+  configure(change: Partial<B>): void;
+  behaviour(): B;
+  stats(): S;
   close(): Promise<void>;
 }
 
-export interface SimulatorOptions {
+/** Where a simulator listens (loopback and any free port unless given), and how it behaves at first. */
+export interface SimulatorStart<B> {
   port?: number;
   host?: string;
-  behaviour?: Partial<SimulatorBehaviour>;
+  behaviour?: Partial<B>;
+}
+
+export interface RunningSimulator extends Simulator<SimulatorBehaviour, SimulatorStats> {
+  readonly name: UpstreamName;
+  /** Makes every token issued so far invalid (Reloadly; a no-op elsewhere). */
+  expireTokens(): void;
+}
+
+export interface SimulatorOptions extends SimulatorStart<SimulatorBehaviour> {
   /** Reloadly: where its signed callbacks go (Reloadly's webhook is set in its dashboard, not per call). */
   callbackUrl?: string;
   /** Reloadly: the webhook secret its callbacks are signed with. */
@@ -138,7 +146,43 @@ export async function startSimulatorServer(options: {
   stats: () => SimulatorStats;
   expireTokens: () => void;
   handle: (request: SimRequest) => Promise<SimResponse>;
-}): Promise<{ url: string; close(): Promise<void>; trackInFlight: { now: number; max: number } }> {
+}): Promise<SimulatorServer> {
+  const settings = { behaviour: options.behaviour, configure: options.configure, stats: options.stats, problem: behaviourProblem };
+  return serveSimulator({
+    port: options.port,
+    host: options.host,
+    latencyMs: () => options.behaviour().latencyMs,
+    control: (request) => {
+      const answer = behaviourEndpoints(request, request.body, settings);
+      if (answer) return answer;
+      if (request.method === 'POST' && request.path === '/_sim/expire-tokens') {
+        options.expireTokens();
+        return { status: 204 };
+      }
+      return NO_SUCH_CONTROL;
+    },
+    handle: options.handle,
+  });
+}
+
+export interface SimulatorServer {
+  url: string;
+  close(): Promise<void>;
+  trackInFlight: { now: number; max: number };
+}
+
+/**
+ * A simulator's HTTP server on `host` (loopback unless given): a request under /_sim/ goes to
+ * `control`; any other is answered by `handle` after `latencyMs`, counted in flight, and a 500 when
+ * `handle` throws. Every answer is JSON.
+ */
+export async function serveSimulator(options: {
+  port?: number | undefined;
+  host?: string | undefined;
+  latencyMs: () => number;
+  control: (request: SimRequest) => SimResponse | Promise<SimResponse>;
+  handle: (request: SimRequest) => Promise<SimResponse>;
+}): Promise<SimulatorServer> {
   const inFlight = { now: 0, max: 0 };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -156,12 +200,12 @@ export async function startSimulatorServer(options: {
         const request: SimRequest = { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: req.headers, body, rawBody };
         let answer: SimResponse;
         if (url.pathname.startsWith('/_sim/')) {
-          answer = control(request, options);
+          answer = await options.control(request);
         } else {
           inFlight.now++;
           inFlight.max = Math.max(inFlight.max, inFlight.now);
           try {
-            const latency = options.behaviour().latencyMs;
+            const latency = options.latencyMs();
             if (latency > 0) await delay(latency);
             answer = await options.handle(request);
           } catch (error) {
@@ -192,41 +236,76 @@ export async function startSimulatorServer(options: {
   };
 }
 
-function control(
+/** The answer to a control request no simulator serves. */
+export const NO_SUCH_CONTROL: SimResponse = { status: 404, body: { message: 'no such control endpoint' } };
+
+/**
+ * GET /_sim/state (behaviour and stats) and POST /_sim/behaviour (`body`: a partial behaviour,
+ * checked by `problem`), the control endpoints every simulator has; null for any other request.
+ */
+export function behaviourEndpoints<B>(
   request: SimRequest,
-  options: { behaviour: () => SimulatorBehaviour; configure: (c: Partial<SimulatorBehaviour>) => void; stats: () => SimulatorStats; expireTokens: () => void },
-): SimResponse {
-  if (request.method === 'GET' && request.path === '/_sim/state') return { status: 200, body: { behaviour: options.behaviour(), stats: options.stats() } };
+  body: unknown,
+  settings: { behaviour: () => B; configure: (change: Partial<B>) => void; stats: () => unknown; problem: (value: unknown) => string | null },
+): SimResponse | null {
+  if (request.method === 'GET' && request.path === '/_sim/state') return { status: 200, body: { behaviour: settings.behaviour(), stats: settings.stats() } };
   if (request.method === 'POST' && request.path === '/_sim/behaviour') {
-    const problem = behaviourProblem(request.body);
+    const problem = settings.problem(body);
     if (problem) return { status: 400, body: { message: problem } };
-    options.configure(request.body as Partial<SimulatorBehaviour>);
-    return { status: 200, body: { behaviour: options.behaviour() } };
+    settings.configure(body as Partial<B>);
+    return { status: 200, body: { behaviour: settings.behaviour() } };
   }
-  if (request.method === 'POST' && request.path === '/_sim/expire-tokens') {
-    options.expireTokens();
-    return { status: 204 };
-  }
-  return { status: 404, body: { message: 'no such control endpoint' } };
+  return null;
 }
 
-const isOutcome = (v: unknown): v is SimulatedOutcome => typeof v === 'string' && (SIMULATED_OUTCOMES as readonly string[]).includes(v);
+/** Why one setting's value is wrong, or null. */
+export type SettingRule = (value: unknown) => string | null;
+
+/** Why a behaviour sent to POST /_sim/behaviour is malformed (not an object, an unknown setting, or the first setting its rule refuses), or null. */
+export function settingsProblem(value: unknown, rules: Readonly<Record<string, SettingRule>>): string | null {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return 'send a JSON object';
+  for (const [key, v] of Object.entries(value)) {
+    const rule = Object.hasOwn(rules, key) ? rules[key] : undefined;
+    if (!rule) return `unknown setting ${key}`;
+    const problem = rule(v);
+    if (problem) return problem;
+  }
+  return null;
+}
+
+/** The rules of `outcome` (one of `outcomes`) and `numbers` (numbers mapped to them). */
+export function outcomeRules(outcomes: readonly string[]): { outcome: SettingRule; numbers: SettingRule } {
+  const isOutcome = (v: unknown) => typeof v === 'string' && outcomes.includes(v);
+  return {
+    outcome: (v) => (isOutcome(v) ? null : `outcome must be one of ${outcomes.join(', ')}`),
+    numbers: (v) =>
+      v === null || typeof v !== 'object' || Array.isArray(v) || !Object.values(v).every(isOutcome) ? 'numbers maps numbers to outcomes' : null,
+  };
+}
+
+/** A whole number, zero or more; `message` otherwise. */
+export const wholeNumber =
+  (message: string): SettingRule =>
+  (v) =>
+    typeof v !== 'number' || !Number.isInteger(v) || v < 0 ? message : null;
+
+/** A boolean setting. */
+export const trueOrFalse =
+  (name: string): SettingRule =>
+  (v) =>
+    typeof v === 'boolean' ? null : `${name} must be true or false`;
+
+const BEHAVIOUR_RULES: Record<string, SettingRule> = {
+  ...outcomeRules(SIMULATED_OUTCOMES),
+  settleMs: wholeNumber('settleMs must be a whole number of milliseconds'),
+  latencyMs: wholeNumber('latencyMs must be a whole number of milliseconds'),
+  hangMs: wholeNumber('hangMs must be a whole number of milliseconds'),
+  loseCallbacks: trueOrFalse('loseCallbacks'),
+};
 
 /** Why a control request's behaviour is malformed, or null. */
 export function behaviourProblem(value: unknown): string | null {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return 'send a JSON object';
-  for (const [key, v] of Object.entries(value)) {
-    if (key === 'outcome') {
-      if (!isOutcome(v)) return `outcome must be one of ${SIMULATED_OUTCOMES.join(', ')}`;
-    } else if (key === 'numbers') {
-      if (v === null || typeof v !== 'object' || Array.isArray(v) || !Object.values(v as object).every(isOutcome)) return 'numbers maps numbers to outcomes';
-    } else if (key === 'settleMs' || key === 'latencyMs' || key === 'hangMs') {
-      if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) return `${key} must be a whole number of milliseconds`;
-    } else if (key === 'loseCallbacks') {
-      if (typeof v !== 'boolean') return 'loseCallbacks must be true or false';
-    } else return `unknown setting ${key}`;
-  }
-  return null;
+  return settingsProblem(value, BEHAVIOUR_RULES);
 }
 
 /** The outcome for a number under a behaviour. */

@@ -1,6 +1,18 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { delay, sendCallback } from '../simulator-kit.js';
+import {
+  behaviourEndpoints,
+  NO_SUCH_CONTROL,
+  outcomeRules,
+  sendCallback,
+  serveSimulator,
+  settingsProblem,
+  trueOrFalse,
+  wholeNumber,
+  type SettingRule,
+  type SimRequest,
+  type SimResponse,
+  type Simulator,
+  type SimulatorStart,
+} from '../simulator-kit.js';
 import { PAYSTACK_SIGNATURE_HEADER, signPaystackWebhook } from './signature.js';
 
 /**
@@ -88,26 +100,17 @@ export interface PaystackStats {
   webhooksAcknowledged: number;
 }
 
-export interface RunningPaystackSimulator {
-  readonly url: string;
-  /** Variables that point partner-api here (both keys). */
-  readonly env: Record<string, string>;
-  configure(change: Partial<PaystackBehaviour>): void;
-  behaviour(): PaystackBehaviour;
-  stats(): PaystackStats;
+/** A Paystack simulator started; its env sets both keys. */
+export interface RunningPaystackSimulator extends Simulator<PaystackBehaviour, PaystackStats> {
   /** Ends a charge now and sends its webhook (as the behaviour says); false when unknown. */
   settle(reference: string, status: 'success' | 'failed' | 'abandoned'): boolean;
   /** Where webhooks go from now on (an app that listens after the simulator started). */
   setWebhookUrl(url: string): void;
   /** Sends a charge.success webhook for `reference` of `mode`, known or not; true when answered 2xx. */
   sendWebhook(mode: SimMode, reference: string, event?: string): Promise<boolean>;
-  close(): Promise<void>;
 }
 
-export interface PaystackSimulatorOptions {
-  port?: number;
-  host?: string;
-  behaviour?: Partial<PaystackBehaviour>;
+export interface PaystackSimulatorOptions extends SimulatorStart<PaystackBehaviour> {
   /** Where webhooks go (the dashboard's webhook URL: <PUBLIC_BASE_URL>/callbacks/paystack); none: no webhooks. */
   webhookUrl?: string;
   liveKey?: string;
@@ -296,71 +299,50 @@ export async function startPaystackSimulator(options: PaystackSimulatorOptions =
     return { status: 404, body: { status: false, message: 'Not found' } };
   }
 
-  function control(method: string, path: string, body: Record<string, unknown>): { status: number; body?: unknown } | Promise<{ status: number; body?: unknown }> {
-    if (method === 'GET' && path === '/_sim/state') return { status: 200, body: { behaviour, stats } };
-    if (method === 'POST' && path === '/_sim/behaviour') {
-      const problem = behaviourProblem(body);
-      if (problem) return { status: 400, body: { message: problem } };
-      behaviour = { ...behaviour, ...(body as Partial<PaystackBehaviour>) };
-      return { status: 200, body: { behaviour } };
-    }
-    if (method === 'POST' && path === '/_sim/settle') {
+  function configure(change: Partial<PaystackBehaviour>): void {
+    behaviour = { ...behaviour, ...change };
+  }
+
+  const settings = { behaviour: () => behaviour, configure, stats: () => stats, problem: behaviourProblem };
+
+  function control(request: SimRequest): SimResponse | Promise<SimResponse> {
+    const body = objectBody(request.body);
+    const answer = behaviourEndpoints(request, body, settings);
+    if (answer) return answer;
+    if (request.method === 'POST' && request.path === '/_sim/settle') {
       const status = body.status;
       if (typeof body.reference !== 'string' || (status !== 'success' && status !== 'failed' && status !== 'abandoned')) {
         return { status: 400, body: { message: 'send { reference, status: success | failed | abandoned }' } };
       }
       return running.settle(body.reference, status) ? { status: 204 } : { status: 404, body: { message: 'no such charge' } };
     }
-    if (method === 'POST' && path === '/_sim/webhook') {
+    if (request.method === 'POST' && request.path === '/_sim/webhook') {
       if (typeof body.reference !== 'string' || (body.mode !== 'live' && body.mode !== 'test')) {
         return { status: 400, body: { message: 'send { mode: live | test, reference }' } };
       }
       return running.sendWebhook(body.mode, body.reference).then((acknowledged) => ({ status: 200, body: { acknowledged } }));
     }
-    return { status: 404, body: { message: 'no such control endpoint' } };
+    return NO_SUCH_CONTROL;
   }
 
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      void (async () => {
-        const url = new URL(req.url ?? '/', 'http://simulator');
-        let body: Record<string, unknown> = {};
-        try {
-          const raw = Buffer.concat(chunks).toString('utf8');
-          const parsed = raw === '' ? {} : (JSON.parse(raw) as unknown);
-          if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) body = parsed as Record<string, unknown>;
-        } catch {
-          body = {};
-        }
-        let answer: { status: number; body?: unknown };
-        if (url.pathname.startsWith('/_sim/')) {
-          answer = await control(req.method ?? 'GET', url.pathname, body);
-        } else {
-          if (behaviour.latencyMs > 0) await delay(behaviour.latencyMs);
-          const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
-          const mode = bearer === undefined ? undefined : keys[bearer];
-          answer = mode ? await handle(req.method ?? 'GET', url.pathname, url.searchParams, mode, body) : { status: 401, body: { status: false, message: 'Invalid key' } };
-        }
-        if (res.destroyed) return;
-        res.writeHead(answer.status, { 'content-type': 'application/json' });
-        res.end(answer.body === undefined ? '' : JSON.stringify(answer.body));
-      })();
-    });
+  const server = await serveSimulator({
+    port: options.port,
+    host: options.host,
+    latencyMs: () => behaviour.latencyMs,
+    control,
+    handle: async (request) => {
+      const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
+      const mode = bearer === undefined ? undefined : keys[bearer];
+      if (!mode) return { status: 401, body: { status: false, message: 'Invalid key' } };
+      return handle(request.method, request.path, request.query, mode, objectBody(request.body));
+    },
   });
-  server.keepAliveTimeout = 5_000;
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, options.host ?? '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  const host = options.host && options.host !== '0.0.0.0' ? options.host : '127.0.0.1';
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const { url } = server;
 
   const running: RunningPaystackSimulator = {
     url,
     env: { PAYSTACK_API_URL: url, PAYSTACK_SECRET_KEY: secretOf.live, PAYSTACK_TEST_SECRET_KEY: secretOf.test },
-    configure(change) {
-      behaviour = { ...behaviour, ...change };
-    },
+    configure,
     behaviour: () => behaviour,
     stats: () => stats,
     setWebhookUrl(url) {
@@ -379,36 +361,30 @@ export async function startPaystackSimulator(options: PaystackSimulatorOptions =
         : { id: nextId++, reference, status: 'success', amount: 100, currency: 'GHS', channel: 'mobile_money', gateway_response: 'Approved' };
       return webhook(mode, { event, data });
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const timer of timers) clearTimeout(timer);
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: () => {
+      for (const timer of timers) clearTimeout(timer);
+      return server.close();
+    },
   };
   return running;
 }
 
-const isOutcome = (v: unknown): v is PaystackOutcome => typeof v === 'string' && (PAYSTACK_OUTCOMES as readonly string[]).includes(v);
+/** A request's JSON body when it is an object; {} for anything else. */
+function objectBody(body: unknown): Record<string, unknown> {
+  return body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+}
+
+const BEHAVIOUR_RULES: Record<string, SettingRule> = {
+  ...outcomeRules(PAYSTACK_OUTCOMES),
+  settleMs: wholeNumber('settleMs must be a whole number'),
+  latencyMs: wholeNumber('latencyMs must be a whole number'),
+  feeBasisPoints: wholeNumber('feeBasisPoints must be a whole number'),
+  verifyAmountDelta: (v) => (typeof v === 'number' && Number.isInteger(v) ? null : 'verifyAmountDelta must be a whole number of pesewas'),
+  verifyCurrency: (v) => (v === null || typeof v === 'string' ? null : 'verifyCurrency must be a currency code or null'),
+  webhooks: (v) => ((WEBHOOK_MODES as readonly unknown[]).includes(v) ? null : `webhooks must be one of ${WEBHOOK_MODES.join(', ')}`),
+  wrongSignature: trueOrFalse('wrongSignature'),
+};
 
 export function behaviourProblem(value: unknown): string | null {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return 'send a JSON object';
-  for (const [name, v] of Object.entries(value)) {
-    if (name === 'outcome') {
-      if (!isOutcome(v)) return `outcome must be one of ${PAYSTACK_OUTCOMES.join(', ')}`;
-    } else if (name === 'numbers') {
-      if (v === null || typeof v !== 'object' || Array.isArray(v) || !Object.values(v as object).every(isOutcome)) return 'numbers maps numbers to outcomes';
-    } else if (name === 'settleMs' || name === 'latencyMs' || name === 'feeBasisPoints') {
-      if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) return `${name} must be a whole number`;
-    } else if (name === 'verifyAmountDelta') {
-      if (typeof v !== 'number' || !Number.isInteger(v)) return 'verifyAmountDelta must be a whole number of pesewas';
-    } else if (name === 'verifyCurrency') {
-      if (v !== null && typeof v !== 'string') return 'verifyCurrency must be a currency code or null';
-    } else if (name === 'webhooks') {
-      if (!(WEBHOOK_MODES as readonly unknown[]).includes(v)) return `webhooks must be one of ${WEBHOOK_MODES.join(', ')}`;
-    } else if (name === 'wrongSignature') {
-      if (typeof v !== 'boolean') return 'wrongSignature must be true or false';
-    } else return `unknown setting ${name}`;
-  }
-  return null;
+  return settingsProblem(value, BEHAVIOUR_RULES);
 }
