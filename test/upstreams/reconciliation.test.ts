@@ -9,6 +9,8 @@ import { createProviders, type Providers } from '../../src/providers/index.js';
 import { ReloadlyAdapter } from '../../src/providers/reloadly/adapter.js';
 import type { ProviderName, UpstreamAdapter } from '../../src/providers/types.js';
 import { createUpkeep } from '../../src/worker/index.js';
+import { findingLine } from '../../src/cli/commands/providers.js';
+import type { Finding } from '../../src/modules/reconciliation/service.js';
 import { staffActor } from '../support/actor.js';
 import { cliEnv, runCli } from '../support/cli.js';
 import {
@@ -132,10 +134,13 @@ describe('reconciliation of the upstreams with our attempts', () => {
     assert.equal(lines.length, 5, cli.stdout);
     const line = lines.find((l) => l.startsWith('amount differs'));
     assert.ok(line?.includes(repriced.orderId) && line.includes(`reference ${repriced.reference}`), line);
-    assert.ok(lines.some((l) => l.startsWith('delivered there, failed here')));
-    assert.ok(lines.some((l) => l.startsWith('failed there, completed here')));
-    assert.ok(lines.some((l) => l.startsWith('missing there')));
-    assert.ok(lines.some((l) => l.startsWith(`unknown here  order -  reference ${foreign}`)));
+    // Both sides on every line: the two amounts (here what each side says it cost), or the two states.
+    assert.ok(line?.endsWith('ours cost GHS 9.50, dtone cost GHS 12.00'), line);
+    const lineOf = (words: string) => lines.find((l) => l.startsWith(words)) ?? cli.stdout;
+    assert.ok(lineOf('delivered there, failed here').endsWith('ours failed, dtone delivered (COMPLETED)'), lineOf('delivered there, failed here'));
+    assert.ok(lineOf('failed there, completed here').endsWith('ours completed, dtone failed (REVERSED)'), lineOf('failed there, completed here'));
+    assert.ok(lineOf('missing there').endsWith('ours completed, dtone no record'), lineOf('missing there'));
+    assert.ok(lineOf(`unknown here  order -  reference ${foreign}`).includes('ours no record, dtone '), lineOf('unknown here'));
     const json = await runCli([...args, '--json'], cliEnv(h.t, { ...h.env, LOG_LEVEL: 'warn' }));
     assert.equal(json.code, 2, json.stderr);
     const parsed = JSON.parse(json.stdout) as { run: { status: string; findings: number }; findings: { kind: string; kindWords: string }[] };
@@ -235,5 +240,32 @@ describe('reconciliation of the upstreams with our attempts', () => {
     const unanswered = await h.t.ctx.reconciliation.reconcileNow(providers, 'hubtel', window, 'cli:test');
     assert.equal(unanswered.run.status, 'failed');
     assert.match(unanswered.run.error ?? '', /could not be checked/);
+  });
+
+  test("a finding's line names both sides: the amounts that differ, or the two states with the upstream's own word", () => {
+    const finding = (f: Pick<Finding, 'kind' | 'provider' | 'ours' | 'theirs'>): Finding => ({
+      id: 'fnd_1',
+      reference: 'PA1',
+      transactionId: 'T1',
+      orderId: 'ord_1',
+      shortReference: 'ABC',
+      foundAt: 0,
+      lastSeenAt: 0,
+      resolvedAt: null,
+      resolvedBy: null,
+      note: null,
+      ...f,
+    });
+    const ours = { status: 'completed', transactionId: 'T1', amount: 'GHS 10.00', cost: 'GHS 9.50', createdAt: '2026-01-01T00:00:00.000Z' };
+    const theirs = { status: 'SUCCESSFUL', state: 'delivered', transactionId: 'T1', amount: 'GHS 12.34', cost: 'GHS 9.50', at: null };
+    assert.equal(
+      findingLine(finding({ kind: 'amount-differs', provider: 'reloadly', ours, theirs })),
+      'amount differs  order ABC (ord_1)  reference PA1  reloadly transaction T1  ours GHS 10.00, reloadly GHS 12.34',
+    );
+    const hubtel = { ...theirs, status: 'Refunded', state: 'failed', amount: 'GHS 10.00' };
+    assert.ok(findingLine(finding({ kind: 'failed-there-completed-here', provider: 'hubtel', ours, theirs: hubtel })).endsWith('  ours completed, hubtel failed (Refunded)'));
+    const none = { status: 'no record', state: 'absent', transactionId: null, amount: null, cost: null, at: null };
+    assert.ok(findingLine(finding({ kind: 'missing-there', provider: 'hubtel', ours, theirs: none })).endsWith('  ours completed, hubtel no record'));
+    assert.ok(findingLine(finding({ kind: 'unknown-here', provider: 'dtone', ours: null, theirs: { ...theirs, state: 'delivered', status: 'delivered' } })).endsWith('  ours no record, dtone delivered'));
   });
 });

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { KIND_WORDS } from '../../modules/reconciliation/compare.js';
+import { KIND_WORDS, sidesInWords } from '../../modules/reconciliation/compare.js';
 import type { Finding } from '../../modules/reconciliation/service.js';
 import { createProviders } from '../../providers/index.js';
 import { UPSTREAM_NAMES, type UpstreamName } from '../../providers/types.js';
@@ -12,10 +12,10 @@ import type { CliIo } from '../io.js';
 /** Exit code of a run that found differences (as `orders stuck`: for alerting); 1 is a run that could not finish. */
 export const FINDINGS_EXIT_CODE = 2;
 
-/** One finding as the CLI prints it: its kind in words, the order, our reference, and the upstream's transaction. */
+/** One finding as the CLI prints it: its kind in words, the order, our reference, the upstream's transaction, and both sides (amounts or states). */
 export function findingLine(f: Finding): string {
   const order = f.orderId === null ? 'order -' : `order ${f.shortReference ?? '?'} (${f.orderId})`;
-  return [KIND_WORDS[f.kind], order, `reference ${f.reference ?? '-'}`, `${f.provider} transaction ${f.transactionId ?? '-'}`].join('  ');
+  return [KIND_WORDS[f.kind], order, `reference ${f.reference ?? '-'}`, `${f.provider} transaction ${f.transactionId ?? '-'}`, sidesInWords(f)].join('  ');
 }
 
 export function register(program: Command, io: CliIo): void {

@@ -94,3 +94,40 @@ export const KIND_WORDS: Record<FindingKind, string> = {
   'missing-there': 'missing there',
   'amount-differs': 'amount differs',
 };
+
+/** A finding's two sides as stored (OurSide, TheirSide: null when that side has no record). */
+interface Sides {
+  kind: FindingKind;
+  provider: string;
+  ours: Record<string, unknown> | null;
+  theirs: Record<string, unknown> | null;
+}
+
+const text = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+
+/**
+ * Both sides of a finding in words, ours first: the amounts that differ (`ours GHS 10.00, reloadly
+ * GHS 12.34`), or for every other kind the two states (`ours completed, hubtel failed (Refunded)`:
+ * the upstream's state, and its own word for it when that is another).
+ */
+export function sidesInWords(f: Sides): string {
+  if (f.kind === 'amount-differs') {
+    const differing = (['amount', 'cost'] as const).flatMap((field) => {
+      const [ours, theirs] = [text(f.ours?.[field]), text(f.theirs?.[field])];
+      if (ours === null || theirs === null || ours === theirs) return [];
+      const label = field === 'cost' ? 'cost ' : '';
+      return [`ours ${label}${ours}, ${f.provider} ${label}${theirs}`];
+    });
+    if (differing.length > 0) return differing.join('; ');
+  }
+  const ours = f.ours === null ? 'no record' : (text(f.ours.status) ?? '-');
+  return `ours ${ours}, ${f.provider} ${theirState(f.theirs)}`;
+}
+
+function theirState(theirs: Record<string, unknown> | null): string {
+  const state = text(theirs?.state);
+  const status = text(theirs?.status);
+  if (theirs === null || state === 'absent') return 'no record';
+  if (state === null) return status ?? '-';
+  return status === null || status.toLowerCase() === state ? state : `${state} (${status})`;
+}
