@@ -146,6 +146,7 @@ const sourceOf = (file) => {
  * Every test process hashes staff passwords at a test-only cost (src/modules/console/passwords.ts,
  * passwordCost): a console test signs in many times, and each sign-in at the production cost is
  * 0.45 s of CPU. test/console/password.test.ts shows that any other process uses the real cost.
+ * TEST_RUN_ID names this run's PostgreSQL test databases (dropLeftoverDatabases).
  */
 const SUITE_ENV = { NODE_ENV: 'test', STAFF_PASSWORD_TEST_COST: '1', TEST_RUN_ID: `r${process.pid}` };
 
