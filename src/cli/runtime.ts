@@ -9,7 +9,6 @@ import type { CliIo } from './io.js';
 
 export interface Runtime {
   ctx: AppContext;
-  io: CliIo;
   logger: Logger;
   close(): Promise<void>;
 }
@@ -96,7 +95,7 @@ export async function openRuntime(io: CliIo, options: RuntimeOptions = {}): Prom
     if (applied.length) logger.info({ migrations: applied }, 'database migrated');
     const cipher = credentialsCipher(config, database, (message) => logger.warn(message));
     const ctx = createContext(config, database, logger, cipher);
-    return { ctx, io, logger, close: () => database.close() };
+    return { ctx, logger, close: () => database.close() };
   } catch (error) {
     await database.close();
     throw error;

@@ -87,6 +87,8 @@ export class OutboxWorker extends Lane {
     this.options = { ...DEFAULT_WORKER_OPTIONS, ...options };
     this.clock = deps.clock ?? Date.now;
     this.gateOptions = deps.gate ?? { concurrency: 32, failures: 5, coolMs: 60_000 };
+    const upstreams = UPSTREAM_NAMES.filter((name) => deps.providers.adapter(name) !== undefined).length;
+    this.batchLimit = this.options.batchesInFlight + Math.ceil((upstreams * this.gateOptions.concurrency) / this.options.batchSize);
     this.gate = new UpstreamGate(this.gateOptions, this.clock, (provider, until, why) =>
       deps.log.warn({ worker: this.id, provider, until: new Date(until).toISOString(), why }, 'upstream resting: new submissions skip it'),
     );
@@ -105,13 +107,10 @@ export class OutboxWorker extends Lane {
    * upstream would hold up the sandbox's and the others' deliveries. The extra batches are at most
    * what the slots can take, so no more rows wait at a gate than before (their leases hold).
    */
-  private batchLimit(): number {
-    const upstreams = UPSTREAM_NAMES.filter((name) => this.deps.providers.adapter(name) !== undefined).length;
-    return this.options.batchesInFlight + Math.ceil((upstreams * this.gateOptions.concurrency) / this.options.batchSize);
-  }
+  private readonly batchLimit: number;
 
   /**
-   * Claims due rows and keeps up to batchLimit() claimed batches running at once: the next batch is
+   * Claims due rows and keeps up to batchLimit claimed batches running at once: the next batch is
    * claimed while earlier ones wait on their provider calls and commits, so the outbox drains at the
    * rate those overlap instead of one batch's round trips at a time. A finished batch wakes the lane:
    * what it did may have made rows due (a submission schedules its poll).
@@ -128,7 +127,7 @@ export class OutboxWorker extends Lane {
     this.resetBackoff();
     if (claimed.length > 0) {
       this.track(this.processBatch(claimed));
-      if (this.busy >= this.batchLimit()) await this.untilOneEnds();
+      if (this.busy >= this.batchLimit) await this.untilOneEnds();
       return 'again';
     }
     // The due rows are held by another worker, or by this one's batches still running.
