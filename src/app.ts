@@ -185,7 +185,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
       limits.perKey();
       idempotentPosts(api, ctx.idempotency);
       await api.register(profileRoutes, { profiles: ctx.profiles });
-      await api.register(walletRoutes, { wallets: ctx.wallets });
+      await api.register(walletRoutes, { wallets: ctx.wallets, statements: ctx.statements });
       await api.register(catalogRoutes, { catalog: ctx.catalog });
       await api.register(resultCheckerRoutes, { resultChecker: ctx.resultChecker });
       await api.register(dataBundleRoutes, { purchases: ctx.purchases });

@@ -24,6 +24,8 @@ export interface Config {
   orderStuckAfterMs: number;
   /** Pesewas (ADJUSTMENT_APPROVAL_ABOVE, GHS): a wallet adjustment above it waits for a second admin. */
   adjustmentApprovalAbove: number;
+  /** Pesewas (TOPUP_APPROVAL_ABOVE, GHS): approving a top-up request above it takes two staff members. */
+  topUpApprovalAbove: number;
   sqliteSynchronous: SqliteSynchronous;
   /** PostgreSQL connections each process keeps (DATABASE_POOL_SIZE); unused with SQLite. */
   databasePoolSize: number;
@@ -65,6 +67,10 @@ export interface MomoSettings {
   pollMs: number;
   /** MOMO_CHARGE_EXPIRES_MS: a charge not paid by then is rejected. */
   chargeExpiresMs: number;
+  /** MOMO_PENDING_MAX: how many charges one partner may have pending at once (per mode). */
+  pendingMax: number;
+  /** MOMO_NUMBER_PROMPTS_PER_HOUR: how many charges one number may be sent in an hour (per mode, across partners). */
+  numberPromptsPerHour: number;
 }
 
 export interface HubtelSettings {
@@ -377,6 +383,7 @@ export function loadConfig(env: Env = process.env): Config {
     idempotencyTtlMs: intVar(env, 'IDEMPOTENCY_TTL_HOURS', 24, 1, 24 * 365) * 3_600_000,
     orderStuckAfterMs: intVar(env, 'ORDER_STUCK_AFTER_MS', 10 * 60_000, 1000, 30 * 86_400_000),
     adjustmentApprovalAbove: intVar(env, 'ADJUSTMENT_APPROVAL_ABOVE', 500, 0, 1_000_000) * 100,
+    topUpApprovalAbove: intVar(env, 'TOPUP_APPROVAL_ABOVE', 500, 0, 1_000_000) * 100,
     sqliteSynchronous: enumVar(env, 'SQLITE_SYNCHRONOUS', 'FULL', ['OFF', 'NORMAL', 'FULL', 'EXTRA'] as const),
     databasePoolSize: intVar(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
     workerTuning: workerTuningVars(env),
@@ -420,6 +427,8 @@ function momoVars(env: Env): MomoSettings {
     maxAmount: maxGhs * 100,
     pollMs: intVar(env, 'MOMO_POLL_MS', 10_000, 10, 3_600_000),
     chargeExpiresMs: intVar(env, 'MOMO_CHARGE_EXPIRES_MS', 15 * 60_000, 1_000, 7 * 86_400_000),
+    pendingMax: intVar(env, 'MOMO_PENDING_MAX', 5, 1, 1_000),
+    numberPromptsPerHour: intVar(env, 'MOMO_NUMBER_PROMPTS_PER_HOUR', 3, 1, 1_000),
   };
 }
 

@@ -34,7 +34,7 @@ import { FloatService } from './modules/float/service.js';
 import { ReconciliationService } from './modules/reconciliation/service.js';
 import { mobileMoneyFees } from './modules/margins/mobile-money-fees.js';
 import { MarginService } from './modules/margins/service.js';
-import { enabledProviders } from './providers/index.js';
+import { createProviders, enabledProviders, upstreamCatalogs } from './providers/index.js';
 import { createRepositories, type Repositories } from './repositories.js';
 import { SeedImporter } from './seed/import.js';
 
@@ -145,7 +145,8 @@ export function createContext(
   const webhookSettings = config.webhooks;
   const catalogService = new CatalogService(catalog);
   const policy = routingPolicy(config);
-  const packageRouteService = new PackageRouteService(database, repositories.packageRoutes, audit, policy);
+  // Saving a route reads its product at the upstream (docs/live-delivery.md, "Routes"); no call is made before.
+  const packageRouteService = new PackageRouteService(database, repositories.packageRoutes, audit, policy, upstreamCatalogs(createProviders(config, database, clock)));
   const packageEditor = new PackageEditor(database, catalog, repositories.packageRoutes, audit, policy, clock);
   const profileService = new ProfileService(database, profiles, walletService, log, audit, clock);
   const orderService = new OrderService(database, orders, wallets, eventRecorder, audit, clock, config.orderStuckAfterMs);
@@ -162,7 +163,17 @@ export function createContext(
     clock,
   );
   const resultCheckerService = new ResultCheckerService(database, resultChecker, wallets, idempotency, cipher, audit, clock, references, eventRecorder);
-  const topUpService = new TopUpService(database, topUps, wallets, walletService, idempotency, eventRecorder, audit, clock);
+  const topUpService = new TopUpService(
+    database,
+    topUps,
+    wallets,
+    walletService,
+    idempotency,
+    eventRecorder,
+    audit,
+    clock,
+    config.topUpApprovalAbove,
+  );
   const momoService = new MomoTopUpService(
     database,
     topUps,
@@ -254,7 +265,7 @@ export function createContext(
     ledger,
     adjustments: adjustmentService,
     statements: statementService,
-    seeds: new SeedImporter(database, repositories, walletService, cipher, clock),
+    seeds: new SeedImporter(database, repositories, walletService, cipher, audit, clock),
     staff: staffService,
     audit,
     console: new ConsoleOperations({

@@ -19,6 +19,8 @@ export class CliIo {
     private readonly stderr: Write,
     /** Where the command's logger writes its JSON lines (pino's own standard output when absent). */
     readonly logDestination?: DestinationStream,
+    /** Standard input, read to its end (a password given with --password-stdin); absent: empty. */
+    private readonly stdin: () => Promise<string> = () => Promise.resolve(''),
   ) {}
 
   /** The process's own environment and streams. */
@@ -27,7 +29,14 @@ export class CliIo {
       process.env,
       (text) => void process.stdout.write(text),
       (text) => void process.stderr.write(text),
+      undefined,
+      () => readToEnd(process.stdin),
     );
+  }
+
+  /** Standard input, read to its end (only when a command asks for it: --password-stdin). */
+  readStdin(): Promise<string> {
+    return this.stdin();
   }
 
   /** One line to standard output. */
@@ -54,4 +63,10 @@ export class CliIo {
   json(value: unknown): void {
     this.out(JSON.stringify(value, null, 2));
   }
+}
+
+async function readToEnd(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  return Buffer.concat(chunks).toString('utf8');
 }

@@ -32,6 +32,8 @@ export function staffOrderJson(d: StaffOrderDetail, attempts: ProviderAttemptRow
       attempt: Number(i.attempt),
       amount: toGhs(Number(i.amount)),
       errorMessage: i.error_message,
+      reversedAt: time(i.reversed_at),
+      reversalReason: i.reversal_reason,
       updatedAt: Number(i.updated_at),
       outbox:
         i.outbox_kind === null
@@ -90,7 +92,14 @@ export function stuckJson(olderThanMs: number, attention: AttentionItem[], stuck
 
 /** `topups list --json`: the API's top-up, with whose wallet it is for. */
 export function topUpJson(t: TopUpRow) {
-  return { ...toTopUpView(t), profileId: t.profile_id, mode: t.mode, decidedBy: t.decided_by };
+  return {
+    ...toTopUpView(t),
+    profileId: t.profile_id,
+    mode: t.mode,
+    decidedBy: t.decided_by,
+    firstApprovedBy: t.first_approved_by,
+    firstApprovedAt: t.first_approved_at === null ? null : Number(t.first_approved_at),
+  };
 }
 
 /** `profiles list --json`: each wallet as the API's balance (GHS). */

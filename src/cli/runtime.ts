@@ -5,6 +5,7 @@ import { connect, DatabaseUnavailableError, type ConnectOptions, type Database }
 import { migrateToLatest } from '../db/migrate.js';
 import { DomainError } from '../domain/errors.js';
 import { createLogger } from '../logging.js';
+import { withDemoEnv } from './demo-env.js';
 import type { CliIo } from './io.js';
 
 export interface Runtime {
@@ -37,9 +38,10 @@ export async function refused<T>(work: () => Promise<T>, prefix = ''): Promise<T
   }
 }
 
+/** The configuration of `env`, with a running demo's upstream settings where `env` leaves them unset (demo-env.ts). */
 export function loadConfigOrExit(env: NodeJS.ProcessEnv): Config {
   try {
-    return loadConfig(env);
+    return loadConfig(withDemoEnv(env));
   } catch (error) {
     if (error instanceof ConfigError) throw new CliError(`config error: ${error.message}`);
     throw error;

@@ -23,6 +23,12 @@ import * as refunds from './migrations/0019_refunds.js';
 import * as staffSearchIndexes from './migrations/0020_staff_search_indexes.js';
 import * as partialDeliveryIndexes from './migrations/0021_partial_delivery_indexes.js';
 import * as upstreamAttemptIndexes from './migrations/0022_upstream_attempt_indexes.js';
+import * as marginCosts from './migrations/0023_margin_costs.js';
+import * as attemptProblem from './migrations/0024_attempt_problem.js';
+import * as topUpApprovals from './migrations/0025_top_up_approvals.js';
+import * as staffFourEyes from './migrations/0026_staff_four_eyes.js';
+import * as attemptAbsences from './migrations/0027_attempt_absences.js';
+import * as momoPendingPerPartner from './migrations/0028_momo_pending_per_partner.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: DialectName): Promise<void>;
@@ -52,6 +58,12 @@ const MIGRATIONS: Record<string, DialectMigration> = {
   '0020_staff_search_indexes': staffSearchIndexes,
   '0021_partial_delivery_indexes': partialDeliveryIndexes,
   '0022_upstream_attempt_indexes': upstreamAttemptIndexes,
+  '0023_margin_costs': marginCosts,
+  '0024_attempt_problem': attemptProblem,
+  '0025_top_up_approvals': topUpApprovals,
+  '0026_staff_four_eyes': staffFourEyes,
+  '0027_attempt_absences': attemptAbsences,
+  '0028_momo_pending_per_partner': momoPendingPerPartner,
 };
 
 class StaticProvider implements MigrationProvider {

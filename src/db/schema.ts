@@ -113,6 +113,8 @@ export interface RcCredentialsTable {
   /** Set when the sale it was handed to was refunded: it stays assigned (never sold again) and is void (migration 0019). */
   voided_at: ColumnType<number | null, number | null | undefined, number | null>;
   void_reason: ColumnType<string | null, string | null | undefined, string | null>;
+  /** What it cost the platform (pesewas), from the seed or the inventory file; null when not known (migration 0023). */
+  cost: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface WalletsTable {
@@ -282,6 +284,10 @@ export interface ProviderAttemptsTable {
   resolved_by: string | null;
   /** Refused for now (Reloadly PHONE_RECENTLY_RECHARGED): the routes may be tried again from this time. */
   retry_at: number | null;
+  /** How many lookups proved it absent at its upstream (at most three resubmissions follow: migration 0027). */
+  absences: Generated<number>;
+  /** A refused or failed attempt's problem: `number` or `route` (migration 0024); null otherwise and before it. */
+  problem: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: number;
   submitted_at: number | null;
   resolved_at: number | null;
@@ -354,15 +360,22 @@ export interface ReconciliationFindingsTable {
 export interface MarginDaysTable {
   /** yyyy-mm-dd, UTC. */
   day: string;
+  /** 'data' or 'result_checker' (migration 0023). */
+  kind: string;
   profile_id: string;
   package_id: string;
   operator_id: string;
   provider: string;
+  /** Net of the refunds of the day (a refund is a negative sale on its own day). */
   sales: number;
+  /** What was refunded that day (sales made that day or before). */
+  refunds: number;
   cost: number;
   deliveries: number;
   /** Deliveries whose cost is not known (no cost from the upstream, none on the route). */
   cost_unknown: number;
+  /** The net sales those deliveries (and the refunds of such deliveries) cover. */
+  cost_unknown_sales: number;
 }
 
 /** Which closed days margin_days holds, and when each was computed. */
@@ -457,6 +470,10 @@ export interface TopUpsTable {
   /** When the worker checks the charge next; null once it is settled. */
   check_at: number | null;
   expires_at: number | null;
+  /** The first of two approvals (above TOPUP_APPROVAL_ABOVE; migration 0025): who, as the audit trail names them, their account, when. */
+  first_approved_by: string | null;
+  first_approved_by_staff_id: string | null;
+  first_approved_at: number | null;
 }
 
 export type TopUpGateway = 'paystack' | 'sandbox';
@@ -563,6 +580,32 @@ export interface StaffAccountsTable {
   totp_enabled_at: number | null;
   /** The time step (30 s) of the last code accepted: a code of that step or before is refused. */
   totp_last_step: number | null;
+  /** The account that created it / last gave it a one-time password; null: the CLI (migration 0026). */
+  created_by_staff_id: Generated<string | null>;
+  password_reset_by_staff_id: Generated<string | null>;
+}
+
+export type StaffRequestKind = 'create' | 'promote';
+export type StaffRequestStatus = 'pending' | 'approved' | 'rejected';
+
+/** A new admin account or a role raised to admin, waiting for a second admin (migration 0026). */
+export interface StaffRequestsTable {
+  id: string;
+  kind: StaffRequestKind;
+  /** The account to promote, or the id the new account gets once approved. */
+  staff_id: string;
+  email: string;
+  role: StaffRole;
+  /** A new account's password (scrypt), until it is approved or rejected; null for a promotion. */
+  password_hash: string | null;
+  status: StaffRequestStatus;
+  requested_by: string;
+  requested_by_staff_id: string | null;
+  decided_by: string | null;
+  decided_by_staff_id: string | null;
+  decision_reason: string | null;
+  created_at: number;
+  decided_at: number | null;
 }
 
 export interface StaffRecoveryCodesTable {
@@ -659,6 +702,7 @@ export interface DB {
   staff_accounts: StaffAccountsTable;
   staff_sessions: StaffSessionsTable;
   staff_recovery_codes: StaffRecoveryCodesTable;
+  staff_requests: StaffRequestsTable;
   audit_log: AuditLogTable;
   worker_heartbeats: WorkerHeartbeatsTable;
   wallet_adjustments: WalletAdjustmentsTable;
@@ -687,6 +731,7 @@ export type ProviderBalanceRow = Selectable<ProviderBalancesTable>;
 export type ReconciliationRunRow = Selectable<ReconciliationRunsTable>;
 export type ReconciliationFindingRow = Selectable<ReconciliationFindingsTable>;
 export type StaffAccountRow = Selectable<StaffAccountsTable>;
+export type StaffRequestRow = Selectable<StaffRequestsTable>;
 export type AuditRow = Selectable<AuditLogTable>;
 
 export type WalletAdjustmentRow = Selectable<WalletAdjustmentsTable>;

@@ -9,7 +9,7 @@ export const UNIQUE_INDEXES = {
   orders_payment_reference: { table: 'orders', columns: ['profile_id', 'mode', 'payment_reference'] },
   orders_short_reference_key: { table: 'orders', columns: ['short_reference'] },
   top_ups_reference: { table: 'top_ups', columns: ['profile_id', 'mode', 'reference'] },
-  top_ups_momo_pending: { table: 'top_ups', columns: ['mode', 'payment_phone'] },
+  top_ups_momo_pending: { table: 'top_ups', columns: ['profile_id', 'mode', 'payment_phone'] },
   ledger_entries_idempotency_key_key: { table: 'ledger_entries', columns: ['idempotency_key'] },
   rc_transactions_credential_id_key: { table: 'rc_transactions', columns: ['credential_id'] },
   rc_transactions_short_reference_key: { table: 'rc_transactions', columns: ['short_reference'] },

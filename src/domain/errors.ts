@@ -34,6 +34,8 @@ export const ERROR_CODES = [
   'EVENT_NOT_FOUND',
   'WEBHOOK_ENDPOINT_INVALID',
   'WEBHOOK_ENDPOINT_NOT_FOUND',
+  'BELOW_COST',
+  'ROUTE_NOT_OFFERED',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -79,7 +79,7 @@ recipients, result-checker bulk 1 to 20 items; order pages hold at most 100.`;
 
 export const TAGS = [
   { name: 'profile', description: 'The profile that owns the API key: the first connectivity check.' },
-  { name: 'wallet', description: "The prepaid GHS wallet of the key's mode, and its low-balance alert." },
+  { name: 'wallet', description: "The prepaid GHS wallet of the key's mode, its statement (transactions) and its low-balance alert." },
   { name: 'catalog', description: "Operators, products and data packages, priced for the key owner's role." },
   { name: 'data bundles', description: 'Buy data bundles for one recipient or 2 to 20; retry a failed bulk recipient.' },
   { name: 'orders', description: 'Your orders, newest first; one order in full, or its status projection.' },
@@ -140,6 +140,8 @@ const EXAMPLE_MESSAGES: Record<ErrorCode, string> = {
   EVENT_NOT_FOUND: 'Event evt_01jd6x4m2k8q9r7t5v3w1y0z2a not found',
   WEBHOOK_ENDPOINT_INVALID: 'url must start with https:// for a live endpoint',
   WEBHOOK_ENDPOINT_NOT_FOUND: 'Webhook endpoint we_01jd6x4m2k8q9r7t5v3w1y0z2a not found',
+  BELOW_COST: 'pkg_a_1gb would sell below cost: the Agent price GHS 9.00 is below the cost of route #0 (hubtel), GHS 10.00',
+  ROUTE_NOT_OFFERED: 'the upstream does not offer route #0 (hubtel): Hubtel does not offer bundle DATA99 for this number',
 };
 
 /** The 404 code of a route that reads a record by id. */
@@ -287,6 +289,7 @@ const OPERATION_IDS: Record<string, string> = {
   'get /api/v1/profile': 'getProfile',
   'get /api/v1/wallet-balance': 'getWalletBalance',
   'put /api/v1/wallet-balance/alert': 'setWalletAlert',
+  'get /api/v1/wallet/transactions': 'listWalletTransactions',
   'get /api/v1/operators': 'listOperators',
   'get /api/v1/operators/{operatorId}/products': 'listProducts',
   'get /api/v1/data-packages': 'listDataPackages',

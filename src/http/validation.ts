@@ -7,7 +7,9 @@ import type { FastifySchema, FastifySchemaCompiler } from 'fastify';
  * - query strings and path parameters arrive as text and are coerced (`limit=20`);
  * - no string anywhere in a request (body, query, path) may hold a control character (NUL, BEL,
  *   ESC, newline, DEL, C1) or a lone surrogate: PostgreSQL refuses NUL in text, the others would
- *   be stored and shown back to people. Refused at the schema, before any service code runs.
+ *   be stored and shown back to people. Refused at the schema, before any service code runs;
+ * - no body nests arrays and objects more than MAX_DEPTH levels deep: measured first, without
+ *   recursion, so neither the schema check nor the character walk can run out of stack (a 500).
  */
 
 const shared = { removeAdditional: false, useDefaults: true, allErrors: false, strict: false } as const;
@@ -44,11 +46,38 @@ export function findForbiddenCharacter(value: unknown, path = ''): { path: strin
   return null;
 }
 
+/** How deep arrays and objects may nest in a request: far beyond any body of ours or of an upstream. */
+export const MAX_DEPTH = 32;
+
+/** Whether `value` nests arrays or objects more than `limit` levels deep; iterative, so any depth is measured safely. */
+export function nestedDeeperThan(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    const [item, depth] = next;
+    if (typeof item !== 'object' || item === null) continue;
+    if (depth + 1 > limit) return true;
+    for (const child of Array.isArray(item) ? item : Object.values(item)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
 type Validator = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
 
-/** The schema check, then the character rule, reported the way Ajv reports its own errors. */
+/** The depth limit, the schema check, then the character rule, reported the way Ajv reports its own errors. */
 function withCharacterRule(validate: ValidateFunction): Validator {
   const validator: Validator = (data) => {
+    if (nestedDeeperThan(data, MAX_DEPTH)) {
+      validator.errors = [
+        {
+          instancePath: '',
+          schemaPath: '#/maxDepth',
+          keyword: 'maxDepth',
+          params: { limit: MAX_DEPTH },
+          message: `must not be nested more than ${MAX_DEPTH} levels deep`,
+        },
+      ];
+      return false;
+    }
     if (!validate(data)) {
       validator.errors = validate.errors ?? null;
       return false;

@@ -6,7 +6,7 @@ import { readReloadlyCallback, ReloadlyAdapter } from './reloadly/adapter.js';
 import { verifyReloadlySignature } from './reloadly/signature.js';
 import { SandboxAdapter } from './sandbox/adapter.js';
 import { SandboxStore } from './sandbox/store.js';
-import { UPSTREAM_NAMES, type CallbackReader, type ProviderName, type UpstreamAdapter } from './types.js';
+import { UPSTREAM_NAMES, type CallbackReader, type ProviderName, type UpstreamAdapter, type UpstreamCatalog } from './types.js';
 
 /** The upstreams this process can deliver through (docs/live-delivery.md, "Providers"). */
 export interface Providers {
@@ -35,6 +35,14 @@ export function createProviders(config: Config, database: Database, clock: () =>
   if (hubtel) adapters.set('hubtel', new HubtelAdapter(hubtel, { timeoutMs, clock, balanceUrl: hubtel.balanceUrl }));
   if (dtone) adapters.set('dtone', new DtoneAdapter(dtone, { timeoutMs, clock }));
   return { adapter: (name) => adapters.get(name), enabled: enabledProviders(config) };
+}
+
+/** The adapters that can read their upstream's catalogue (every real upstream's), by name: what a route is checked against when staff save it. */
+export function upstreamCatalogs(providers: Providers): (name: ProviderName) => UpstreamCatalog | undefined {
+  return (name) => {
+    const adapter: (UpstreamAdapter & Partial<UpstreamCatalog>) | undefined = providers.adapter(name);
+    return adapter?.offers === undefined ? undefined : (adapter as UpstreamAdapter & UpstreamCatalog);
+  };
 }
 
 /** Where an upstream calls back (docs/live-delivery.md, "Callbacks"), or null when it is not told (no PUBLIC_BASE_URL). */

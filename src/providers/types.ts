@@ -141,3 +141,19 @@ export interface UpstreamBooks {
   /** The upstream's record of one attempt; null when it certainly has none. */
   record?(attempt: AttemptHandle): Promise<UpstreamRecord | null>;
 }
+
+/**
+ * Whether an upstream offers a route's product now, read when staff save a route (docs/live-delivery.md,
+ * "Routes"): `offered` with what the upstream calls it; `missing` when it answered that it does not
+ * offer it (the route is refused); `unread` when the read got no usable answer (no answer, a 5xx, a
+ * refused credential): the route is not saved either, since nothing proved it.
+ */
+export type ProductCheck =
+  | { result: 'offered'; detail: string }
+  | { result: 'missing'; why: string }
+  | { result: 'unread'; why: string };
+
+/** The read an upstream's adapter makes of its own catalogue (Hubtel's bundle list for a test number, Reloadly's operator, DT One's product). */
+export interface UpstreamCatalog<R extends Route = Route> {
+  offers(route: R): Promise<ProductCheck>;
+}

@@ -5,16 +5,28 @@ import { refreshPlannerStatistics } from '../db/dialect.js';
 import type { Tx } from '../db/unit-of-work.js';
 import { MODES, ROLES, type Clock, type Role } from '../domain/types.js';
 import { newId } from '../lib/ids.js';
-import { fromGhs } from '../lib/money.js';
-import { readRouteList, RouteListError } from '../modules/package-routes/schemas.js';
+import { fromGhs, toGhs } from '../lib/money.js';
+import { readRouteList, routeToWire, RouteListError } from '../modules/package-routes/schemas.js';
 import { parseApiKey } from '../modules/profiles/api-keys.js';
 import type { Route } from '../providers/types.js';
 import type { CredentialCipher } from '../modules/result-checker/credential-crypto.js';
 import type { WalletService } from '../modules/wallet/service.js';
+import type { Actor, AuditTrail } from '../modules/audit/service.js';
+import {
+  ChangeLog,
+  fieldChanges,
+  NO_PERMISSIONS,
+  type FieldChange,
+  type FieldValue,
+  type ImportChange,
+  type ImportPermissions,
+  type ImportRecord,
+} from './changes.js';
 import { entryName, SeedError } from './errors.js';
 import { findJsonSyntaxProblem } from './json-syntax.js';
 import { importOrderHistory, prepareOrderHistory } from './order-history.js';
 import { describeSeedErrors } from './schema-errors.js';
+import { SeedRepository, type ExistingProfile, type RolePriceRow } from './repository.js';
 import { SeedFile, type SeedRolePrices } from './schema.js';
 
 export { SeedError } from './errors.js';
@@ -35,6 +47,29 @@ export interface ImportSummary {
   orders: number;
   ordersImported: number;
   ordersSkipped: number;
+  /** What the import created, changed and left as it was (src/seed/changes.ts), in order. */
+  changes: ImportChange[];
+  /** True when nothing was written (`--dry-run`). */
+  dryRun: boolean;
+}
+
+export interface ImportOptions {
+  /** Who imports, as the audit trail records the changes (the CLI: `cli:<os user>`). */
+  actor?: Actor;
+  /** Work out the changes and write nothing. */
+  dryRun?: boolean;
+  /** The staff-controlled changes the import may make (default: none). */
+  permissions?: ImportPermissions;
+}
+
+/** Who imports when the caller names nobody (tests, programs). */
+const SEED_ACTOR: Actor = { staffId: null, name: 'seed import', address: null };
+
+/** Thrown inside a dry run's unit of work, so that everything it wrote is rolled back. */
+class DryRunDone extends Error {
+  constructor(readonly summary: ImportSummary) {
+    super('dry run');
+  }
 }
 
 type Section = keyof SeedFile;
@@ -77,6 +112,16 @@ function rolePriceRows(seed: SeedFile, section: Section, index: number, prices: 
   return rows;
 }
 
+/** Each role's own price as a field of its own (`rolePrices.Agent`), none when the role has none. */
+function rolePriceFields(rows: readonly RolePriceRow[]): Record<string, FieldValue> {
+  const fields: Record<string, FieldValue> = {};
+  for (const role of ROLES) {
+    const found = rows.find((r) => r.role === role);
+    fields[`rolePrices.${role}`] = found ? { ghs: toGhs(found.price) } : null;
+  }
+  return fields;
+}
+
 /** A package's `routes`, read before anything is written; a bad one is named by its entry and field. */
 function seedRoutes(seed: SeedFile, index: number, value: unknown): Route[] {
   try {
@@ -100,15 +145,27 @@ function assertUniqueIds(seed: SeedFile, section: Section, ids: string[]): void 
  * work). Opening wallet balances are credited only when the wallet is created.
  */
 export class SeedImporter {
+  private readonly state: SeedRepository;
+
   constructor(
     private readonly database: Database,
     private readonly repositories: Repositories,
     private readonly wallets: WalletService,
     private readonly cipher: CredentialCipher,
+    private readonly audit: AuditTrail,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.state = new SeedRepository(database);
+  }
 
-  async import(seed: SeedFile): Promise<ImportSummary> {
+  /** No profile and no data package yet (`npm run demo` imports only into such a database). */
+  isEmpty(): Promise<boolean> {
+    return this.state.isEmpty();
+  }
+
+  async import(seed: SeedFile, options: ImportOptions = {}): Promise<ImportSummary> {
+    const permissions = options.permissions ?? NO_PERMISSIONS;
+    const log = new ChangeLog(this.audit, options.actor ?? SEED_ACTOR);
     const operators = seed.operators ?? [];
     const products = seed.products ?? [];
     const packages = seed.dataPackages ?? [];
@@ -163,23 +220,38 @@ export class SeedImporter {
       orders: orders.length,
       ordersImported: 0,
       ordersSkipped: 0,
+      changes: log.changes,
+      dryRun: options.dryRun === true,
     };
     const now = this.clock();
     const history = prepareOrderHistory(seed, now);
     const { catalog, resultChecker } = this.repositories;
 
-    await this.database.unit(async (tx) => {
+    const run = this.database.unit(async (tx) => {
       // Every API process reloads its in-memory catalog on its next request (catalog/service.ts).
       if (operators.length + products.length + packages.length + rcPackages.length > 0) await catalog.bumpVersion(tx);
-      for (const o of operators) await catalog.upsertOperator(tx, o, now);
+      const operatorsBefore = new Map((await this.state.operators(tx, operators.map((o) => o.id))).map((r) => [r.id, r]));
+      for (const o of operators) {
+        const was = operatorsBefore.get(o.id);
+        const after = { code: o.code, name: o.name, status: o.status, network: o.network };
+        if (await this.compare(tx, log, 'operator', o.id, was && { code: was.code, name: was.name, status: was.status, network: was.network }, after)) {
+          await catalog.upsertOperator(tx, o, now);
+        }
+      }
 
+      const productsBefore = new Map((await this.state.products(tx, products.map((p) => p.id))).map((r) => [r.id, r]));
       for (const [index, p] of products.entries()) {
         if (!(await catalog.operatorExists(tx, p.operatorId))) {
           throw new SeedError(`${entryName(seed, 'products', index)}: operatorId "${p.operatorId}" does not exist`);
         }
-        await catalog.upsertProduct(tx, p, now);
+        const was = productsBefore.get(p.id);
+        const after = { operatorId: p.operatorId, name: p.name, status: p.status };
+        if (await this.compare(tx, log, 'product', p.id, was && { operatorId: was.operator_id, name: was.name, status: was.status }, after)) {
+          await catalog.upsertProduct(tx, p, now);
+        }
       }
 
+      const packagesBefore = new Map((await this.state.dataPackages(tx, packages.map((p) => p.id))).map((r) => [r.id, r]));
       for (const [index, p] of packages.entries()) {
         const operatorId = await catalog.operatorOfProduct(tx, p.productId);
         if (operatorId === undefined)
@@ -189,44 +261,80 @@ export class SeedImporter {
             `${entryName(seed, 'dataPackages', index)}: product "${p.productId}" belongs to operator "${operatorId}", not "${p.operatorId}"`,
           );
         }
-        await catalog.upsertDataPackage(
-          tx,
-          {
-            ...p,
-            price: pesewas(seed, 'dataPackages', index, 'price', p.price),
-            rolePrices: rolePriceRows(seed, 'dataPackages', index, p.rolePrices),
-          },
-          now,
-        );
+        const row = {
+          ...p,
+          price: pesewas(seed, 'dataPackages', index, 'price', p.price),
+          rolePrices: rolePriceRows(seed, 'dataPackages', index, p.rolePrices),
+        };
         const routes = packageRoutes[index];
-        if (routes !== undefined) await this.repositories.packageRoutes.replace(tx, p.id, routes);
+        const was = packagesBefore.get(p.id);
+        const wasRoutes = was && routes !== undefined ? await this.repositories.packageRoutes.ofPackage(p.id, tx) : undefined;
+        const fields = (r: { operatorId: string; productId: string; label: string; dataAmount: string; validity: string; status: string; price: number; rolePrices: RolePriceRow[] }) => ({
+          operatorId: r.operatorId,
+          productId: r.productId,
+          label: r.label,
+          dataAmount: r.dataAmount,
+          validity: r.validity,
+          status: r.status,
+          price: { ghs: toGhs(r.price) },
+          ...rolePriceFields(r.rolePrices),
+        });
+        const before = was && {
+          ...fields({ ...was, operatorId: was.operator_id, productId: was.product_id, dataAmount: was.data_amount }),
+          ...(wasRoutes ? { routes: { routes: wasRoutes.map(routeToWire) } } : {}),
+        };
+        const after = { ...fields(row), routes: routes && { routes: routes.map(routeToWire) } };
+        const changed = await this.compare(tx, log, 'data package', p.id, before, after);
+        if (changed === 'created' || changed?.some((f) => f !== 'routes')) await catalog.upsertDataPackage(tx, row, now);
+        if (routes !== undefined && (changed === 'created' || changed?.includes('routes'))) await this.repositories.packageRoutes.replace(tx, p.id, routes);
       }
 
+      const rcBefore = new Map((await this.state.rcPackages(tx, rcPackages.map((p) => p.id))).map((r) => [r.id, r]));
       for (const [index, p] of rcPackages.entries()) {
-        await resultChecker.upsertPackage(
-          tx,
-          {
-            id: p.id,
-            code: p.code,
-            name: p.name,
-            displayName: p.displayName,
-            description: p.description ?? null,
-            status: p.status,
-            priority: p.priority ?? null,
-            checkLimit: p.checkLimit ?? null,
-            includesPdf: p.includesPdf ?? null,
-            price: pesewas(seed, 'resultCheckerPackages', index, 'price', p.price),
-            rolePrices: rolePriceRows(seed, 'resultCheckerPackages', index, p.rolePrices),
-          },
-          now,
-        );
-        const added = await resultChecker.insertCredentials(tx, this.cipher, p.id, p.credentials ?? [], now);
+        const rc = {
+          id: p.id,
+          code: p.code,
+          name: p.name,
+          displayName: p.displayName,
+          description: p.description ?? null,
+          status: p.status,
+          priority: p.priority ?? null,
+          checkLimit: p.checkLimit ?? null,
+          includesPdf: p.includesPdf ?? null,
+          price: pesewas(seed, 'resultCheckerPackages', index, 'price', p.price),
+          rolePrices: rolePriceRows(seed, 'resultCheckerPackages', index, p.rolePrices),
+        };
+        const was = rcBefore.get(p.id);
+        const fields = (r: Omit<typeof rc, 'id' | 'status'> & { status: string }) => ({
+          code: r.code,
+          name: r.name,
+          displayName: r.displayName,
+          description: r.description,
+          status: r.status,
+          priority: r.priority,
+          checkLimit: r.checkLimit,
+          includesPdf: r.includesPdf,
+          price: { ghs: toGhs(r.price) },
+          ...rolePriceFields(r.rolePrices),
+        });
+        const before =
+          was &&
+          fields({
+            ...was,
+            displayName: was.display_name,
+            checkLimit: was.check_limit,
+            includesPdf: was.includes_pdf === null ? null : was.includes_pdf === 1,
+          });
+        if (await this.compare(tx, log, 'result-checker package', p.id, before, fields(rc))) await resultChecker.upsertPackage(tx, rc, now);
+        const credentials = (p.credentials ?? []).map((c) => ({ ...c, cost: c.cost === undefined ? null : pesewas(seed, 'resultCheckerPackages', index, 'credentials[].cost', c.cost) }));
+        const added = await resultChecker.insertCredentials(tx, this.cipher, p.id, credentials, now);
         summary.credentialsAdded += added;
         summary.credentialsSkipped += (p.credentials ?? []).length - added;
       }
 
+      const profilesBefore = new Map((await this.state.profiles(tx, profiles.map((p) => p.id))).map((r) => [r.id, r]));
       for (const index of profiles.keys()) {
-        const written = await this.importProfile(tx, seed, index, now);
+        const written = await this.importProfile(tx, log, seed, index, profilesBefore.get(profiles[index]?.id ?? ''), permissions, now);
         summary.walletsCreated += written.walletsCreated;
         summary.apiKeysAdded += written.keysAdded;
       }
@@ -234,16 +342,52 @@ export class SeedImporter {
       const written = await importOrderHistory(tx, this.repositories, seed, history, now);
       summary.ordersImported = written.imported;
       summary.ordersSkipped = written.skipped;
+      if (options.dryRun) throw new DryRunDone(summary);
     });
+    try {
+      await run;
+    } catch (error) {
+      if (error instanceof DryRunDone) return error.summary;
+      throw error;
+    }
     await refreshPlannerStatistics(this.database.db, this.database.dialect);
     return summary;
   }
 
-  /** One profile: the row, its wallets (opening balances once), its keys. */
+  /**
+   * Records what importing `after` over `before` (undefined: a new record) does: 'created', the
+   * changed fields (audited in `tx`), or null when nothing changes and nothing need be written.
+   */
+  private async compare(
+    tx: Tx,
+    log: ChangeLog,
+    record: ImportRecord,
+    id: string,
+    before: Record<string, FieldValue> | undefined,
+    after: Record<string, FieldValue | undefined>,
+    skipped: { change: FieldChange; option: string }[] = [],
+  ): Promise<'created' | string[] | null> {
+    if (before === undefined) {
+      log.created(record, id);
+      return 'created';
+    }
+    const changed = fieldChanges(before, after);
+    await log.changed(tx, record, id, changed, skipped);
+    return changed.length > 0 ? changed.map((c) => c.field) : null;
+  }
+
+  /**
+   * One profile: the row, its wallets (opening balances once), its keys. Of an existing profile, the
+   * import never reactivates it, changes its role or adds a key unless `permissions` say so: those
+   * changes are listed as skipped.
+   */
   private async importProfile(
     tx: Tx,
+    log: ChangeLog,
     seed: SeedFile,
     index: number,
+    was: ExistingProfile | undefined,
+    permissions: ImportPermissions,
     now: number,
   ): Promise<{ walletsCreated: number; keysAdded: number }> {
     const { profiles } = this.repositories;
@@ -255,34 +399,68 @@ export class SeedImporter {
         `${entryName(seed, 'profiles', index)}: referralCode "${p.referralCode}" already belongs to profile "${referralOwner}"`,
       );
     }
-    await profiles.upsertProfile(
-      tx,
-      {
-        id: p.id,
-        userId: p.userId ?? p.id,
-        firstName: p.firstName,
-        middleName: p.middleName ?? '',
-        lastName: p.lastName,
-        gender: p.gender ?? '',
-        phoneNumber: p.phoneNumber,
-        email: p.email,
-        role: p.role,
-        status: p.status,
-        countryCode: p.countryCode ?? '',
-        countryISO: p.countryISO ?? '',
-        countryName: p.countryName ?? '',
-        referralCode: p.referralCode,
-        uniqueId: p.uniqueId ?? p.id,
-        creatorId: p.creatorId ?? '',
-        updateMeta: { action: 'seed_import', name: 'Seed import', userId: 'system' },
-      },
-      now,
-    );
+    const skipped: { change: FieldChange; option: string }[] = [];
+    let role = p.role;
+    let status = p.status;
+    if (was) {
+      if (was.role !== p.role && !permissions.allowRoleChange) {
+        skipped.push({ change: { field: 'role', before: was.role, after: p.role }, option: '--allow-role-change' });
+        role = was.role;
+      }
+      if (was.status !== 'Active' && p.status === 'Active' && !permissions.reactivate.includes(p.id)) {
+        skipped.push({ change: { field: 'status', before: was.status, after: p.status }, option: `--reactivate ${p.id}` });
+        status = was.status;
+      }
+    }
+    const row = {
+      id: p.id,
+      userId: p.userId ?? p.id,
+      firstName: p.firstName,
+      middleName: p.middleName ?? '',
+      lastName: p.lastName,
+      gender: p.gender ?? '',
+      phoneNumber: p.phoneNumber,
+      email: p.email,
+      role,
+      status,
+      countryCode: p.countryCode ?? '',
+      countryISO: p.countryISO ?? '',
+      countryName: p.countryName ?? '',
+      referralCode: p.referralCode,
+      uniqueId: p.uniqueId ?? p.id,
+      creatorId: p.creatorId ?? '',
+    };
+    const { id: _id, ...after } = row;
+    const before = was && {
+      userId: was.user_id,
+      firstName: was.first_name,
+      middleName: was.middle_name,
+      lastName: was.last_name,
+      gender: was.gender,
+      phoneNumber: was.phone_number,
+      email: was.email,
+      role: was.role,
+      status: was.status,
+      countryCode: was.country_code,
+      countryISO: was.country_iso,
+      countryName: was.country_name,
+      referralCode: was.referral_code,
+      uniqueId: was.unique_id,
+      creatorId: was.creator_id,
+    };
+    const changed = before ? fieldChanges(before, after) : [];
+    if (!was) log.created('profile', p.id);
+    if (!was || changed.length > 0) {
+      await profiles.upsertProfile(tx, { ...row, updateMeta: { action: 'seed_import', name: 'Seed import', userId: 'system' } }, now);
+    }
 
     let walletsCreated = 0;
     for (const mode of MODES) {
       const opening = pesewas(seed, 'profiles', index, `wallet.${mode}`, p.wallet?.[mode] ?? 0);
-      if ((await this.wallets.ensure(tx, p.id, mode, opening, now)).created) walletsCreated += 1;
+      if (!(await this.wallets.ensure(tx, p.id, mode, opening, now)).created) continue;
+      walletsCreated += 1;
+      // A wallet opened on an existing profile credits its opening balance: listed and audited.
+      if (was) changed.push({ field: `wallet.${mode}`, before: null, after: { ghs: toGhs(opening) } });
     }
 
     let keysAdded = 0;
@@ -293,7 +471,11 @@ export class SeedImporter {
       if (existing && existing.profile_id !== p.id) {
         throw new SeedError(`${entryName(seed, 'profiles', index)}: an API key already belongs to another profile`);
       }
-      if (!existing) {
+      const field = `API key ${parsed.prefix}`;
+      const state = key.revoked === true ? 'revoked' : 'active';
+      if (!existing && was && !permissions.addKeys) {
+        skipped.push({ change: { field, before: null, after: state }, option: '--add-keys' });
+      } else if (!existing) {
         await profiles.insertKey(tx, {
           id: newId('key'),
           profileId: p.id,
@@ -304,11 +486,13 @@ export class SeedImporter {
           now,
         });
         keysAdded += 1;
+        if (was) changed.push({ field, before: null, after: state });
       } else if (key.revoked === true) {
         // Revocation is one-way: a re-import can revoke a key but never revive one staff revoked.
-        await profiles.revokeKey(tx, existing.id, now);
+        if (await profiles.revokeKey(tx, existing.id, now)) changed.push({ field, before: 'active', after: 'revoked' });
       }
     }
+    if (was) await log.changed(tx, 'profile', p.id, changed, skipped);
     return { walletsCreated, keysAdded };
   }
 }

@@ -58,8 +58,9 @@ const SeedDataPackage = Type.Object(
   { additionalProperties: false },
 );
 
+/** `cost`: what the credential cost the platform (GHS), for the margin report; unknown when left out. */
 const SeedCredential = Type.Object(
-  { username: Type.String({ minLength: 1, maxLength: 200 }), password: Type.String({ minLength: 1, maxLength: 200 }) },
+  { username: Type.String({ minLength: 1, maxLength: 200 }), password: Type.String({ minLength: 1, maxLength: 200 }), cost: Type.Optional(Ghs) },
   { additionalProperties: false },
 );
 

@@ -5,8 +5,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import Sqlite from 'better-sqlite3';
-import { demoEnvironment } from '../../src/cli/commands/demo.js';
-import { spawnCli } from '../support/cli.js';
+import { spawn } from 'node:child_process';
+import { demoEnvironment, importDemoSeed } from '../../src/cli/commands/demo.js';
+import { removeDemoEnv, withDemoEnv, writeDemoEnv } from '../../src/cli/demo-env.js';
+import { CliIo } from '../../src/cli/io.js';
+import { openRuntime } from '../../src/cli/runtime.js';
+import { SIMULATORS } from '../../src/providers/simulators.js';
+import { createTestApp, TEST_DIALECT, type TestApp } from '../support/app.js';
+import { cliEnv, runCli, spawnCli } from '../support/cli.js';
 
 /** An address of this machine other than loopback, if it has one. */
 function externalIPv4(): string | undefined {
@@ -139,4 +145,67 @@ describe('npm run demo listens on 127.0.0.1 unless HOST is set (its keys are pub
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
+});
+
+describe(`npm run demo beside existing data (${TEST_DIALECT})`, () => {
+  const quietIo = (env: Record<string, string>) => new CliIo({ ...process.env, LOG_LEVEL: 'warn', ...env }, () => undefined, () => undefined, { write: () => undefined });
+  const hasDemoPackage = async (t: TestApp) =>
+    (await t.database.db.selectFrom('data_packages').select('id').where('id', '=', 'pkg_mtn_1gb').executeTakeFirst()) !== undefined;
+
+  test('the demo imports its seed into an empty database only, and says in one line when it skips', async (c) => {
+    const used = await createTestApp();
+    c.after(() => used.close());
+    const rt = await openRuntime(quietIo(cliEnv(used)));
+    try {
+      const line = await importDemoSeed(rt);
+      assert.equal(line, 'import skipped: the database already has profiles or packages (the demo imports examples/demo-seed.json into an empty database only)');
+      assert.equal(await hasDemoPackage(used), false, 'nothing of the demo seed was written');
+    } finally {
+      await rt.close();
+    }
+
+    const empty = await createTestApp({ seed: null });
+    c.after(() => empty.close());
+    const fresh = await openRuntime(quietIo(cliEnv(empty)));
+    try {
+      assert.match(await importDemoSeed(fresh), /^operators \d+, products \d+, data packages \d+/);
+      assert.equal(await hasDemoPackage(empty), true);
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  test(
+    "the CLI on the demo's database sees the demo's upstreams while the demo runs, unless its own environment sets them",
+    { skip: TEST_DIALECT !== 'sqlite' && 'demo.env is written beside a SQLite database' },
+    async (c) => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'partner-api-demo-env-'));
+      c.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+      const hubtel = await SIMULATORS.hubtel?.({});
+      assert.ok(hubtel);
+      c.after(() => hubtel.close());
+      // What the demo writes: the simulators' variables and the callback settings Hubtel needs.
+      const vars = { ...hubtel.env, PUBLIC_BASE_URL: 'http://127.0.0.1:8080', PROVIDER_CALLBACK_TOKEN: 'c'.repeat(48) };
+      const env = { DATABASE_URL: `sqlite:${path.join(dir, 'demo.db')}`, CREDENTIALS_KEY: Buffer.alloc(32, 5).toString('base64') };
+      const balances = async (extra: Record<string, string> = {}) => (await runCli(['providers', 'balances'], { ...env, ...extra })).stdout;
+      assert.match(await balances(), /^no upstream is enabled$/m);
+
+      // The demo's process is running (here: this test's parent stands for it).
+      const file = writeDemoEnv(env.DATABASE_URL, vars, process.ppid);
+      assert.equal(file, path.join(dir, 'demo.env'));
+      assert.equal((fs.statSync(file).mode & 0o777).toString(8), '600');
+      assert.match(await balances(), /^hubtel {2}/m);
+      assert.match(await balances({ HUBTEL_API_KEY: '' }), /^hubtel {2}/m, 'an empty variable counts as unset');
+      assert.equal(withDemoEnv({ ...env, HUBTEL_API_ID: 'mine' }).HUBTEL_API_ID, 'mine', 'the environment wins');
+      assert.equal(withDemoEnv({ ...env, DATABASE_URL: `sqlite:${path.join(dir, 'other.db')}` }).HUBTEL_API_ID, undefined, 'another database: not read');
+
+      // A demo that is gone: its file is not read.
+      const gone = spawn(process.execPath, ['-e', '']);
+      await new Promise((resolve) => gone.once('exit', resolve));
+      writeDemoEnv(env.DATABASE_URL, vars, gone.pid);
+      assert.match(await balances(), /^no upstream is enabled$/m);
+      removeDemoEnv(env.DATABASE_URL, gone.pid);
+      assert.equal(fs.existsSync(file), false);
+    },
+  );
 });

@@ -58,7 +58,7 @@ describe(`cli: naming an order, retrying what is stuck, JSON as the API's (${TES
     orders.C = { id: bulk.body.data.orderId as string, shortReference: bulk.body.data.shortReference as string };
     // One number bought twice: the first delivered (settled by hand), the second still open.
     orders.D1 = await buy(KEYS.superLive, '0244810104', {}, false);
-    await t.ctx.deliveries.resolveByStaff(cliActor(), { order: orders.D1.id, outcome: 'completed', reason: 'delivered (test)' });
+    await t.ctx.deliveries.resolveByStaff(cliActor(), { order: orders.D1.id, outcome: 'completed', note: 'delivered (test)' });
     orders.D2 = await buy(KEYS.superLive, '0244810104', {}, true);
   });
   after(() => t.close());

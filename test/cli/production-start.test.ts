@@ -60,7 +60,7 @@ describe(`the production start check of routes (${TEST_DIALECT})`, () => {
     const actor = staffActor();
     const dtone = { DTONE_API_KEY: 'key', DTONE_API_SECRET: 'secret', DTONE_API_URL: 'http://127.0.0.1:9/v1' };
     for (const [index, id] of ['pkg_a_1gb', 'pkg_a_2gb', 'pkg_a_legacy', 'pkg_b_1gb'].entries()) {
-      await t.ctx.packageRoutes.replace(actor, id, readRouteList([{ provider: 'reloadly', operatorId: 643, amount: 10 }, { provider: 'dtone', productId: 100 + index }]));
+      await t.ctx.packageRoutes.replace(actor, id, readRouteList([{ provider: 'reloadly', operatorId: 643, amount: 5 }, { provider: 'dtone', productId: 100 + index }]));
     }
     // One package left: still refused, naming it alone.
     const one = await runCliProcess(['worker'], { ...production, ...dtone });

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { cliActor } from '../../src/cli/actor.js';
+import { startDtoneSimulator, type DtoneSimulator } from '../../src/providers/dtone/simulator.js';
 import { createTestApp, TEST_DIALECT, type TestApp } from '../support/app.js';
 import { cliEnv, runCli } from '../support/cli.js';
 
@@ -17,13 +18,16 @@ describe(`cli routes list / routes set (docs/cli.md, ${TEST_DIALECT})`, () => {
   let t: TestApp;
   let env: Record<string, string>;
   let dir: string;
+  let dtone: DtoneSimulator;
   before(async () => {
     t = await createTestApp();
     env = cliEnv(t, { LOG_LEVEL: 'warn' });
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'partner-api-routes-cli-'));
+    dtone = await startDtoneSimulator();
   });
   after(async () => {
     fs.rmSync(dir, { recursive: true, force: true });
+    await dtone.close();
     await t.close();
   });
 
@@ -49,19 +53,36 @@ describe(`cli routes list / routes set (docs/cli.md, ${TEST_DIALECT})`, () => {
     assert.equal(empty.code, 0, empty.stderr);
     assert.equal(empty.stdout.trim(), 'no routes (set them with: routes set <packageId> <routes.json>)');
 
-    const set = await runCli(['routes', 'set', 'pkg_a_1gb', file('routes.json', JSON.stringify(ROUTES_FILE, null, 2))], { ...env, DTONE_API_KEY: 'k', DTONE_API_SECRET: 's' });
+    const routesFile = file('routes.json', JSON.stringify(ROUTES_FILE, null, 2));
+    const withDtone = { ...env, ...dtone.env };
+    // The Hubtel route's amount (GHS 10.00, its cost here) is more than three roles pay: refused without --below-cost.
+    const unconfirmed = await runCli(['routes', 'set', 'pkg_a_1gb', routesFile], withDtone);
+    assert.equal(unconfirmed.code, 1, unconfirmed.stdout);
+    assert.equal(
+      unconfirmed.stderr.trim(),
+      'refused: pkg_a_1gb would sell below cost: the Agent price GHS 9.00 is below the cost of route #0 (hubtel), GHS 10.00; the SuperAgent price GHS 8.50 is below the cost of route #0 (hubtel), GHS 10.00; the Staff price GHS 7.25 is below the cost of route #0 (hubtel), GHS 10.00; the Agent price GHS 9.00 is below the cost of route #1 (dtone), GHS 9.20; the SuperAgent price GHS 8.50 is below the cost of route #1 (dtone), GHS 9.20; the Staff price GHS 7.25 is below the cost of route #1 (dtone), GHS 9.20. Nothing was saved; confirm that it sells below cost to save it (console: tick "I know this sells below cost"; CLI: --below-cost)',
+    );
+    assert.deepEqual(await t.ctx.packageRoutes.routesOf('pkg_a_1gb'), []);
+
+    const set = await runCli(['routes', 'set', 'pkg_a_1gb', routesFile, '--below-cost'], withDtone);
     assert.equal(set.code, 0, set.stderr);
     assert.equal(
       set.stdout,
       [
         'routes of pkg_a_1gb set',
         'pkg_a_1gb  #0  hubtel  serviceId b230733cd56b4a0fad820e39f66bc27c  bundle DATA10  amount GHS 10.00  not enabled here: its variables are not set',
+        '    cost GHS 10.00 (amount): Agent GHS 9.00 margin GHS -1.00 BELOW COST · SuperAgent GHS 8.50 margin GHS -1.50 BELOW COST · Customer GHS 10.00 margin GHS 0.00 · Staff GHS 7.25 margin GHS -2.75 BELOW COST',
         'pkg_a_1gb  #1  dtone  productId 35211  cost GHS 9.20  enabled',
+        '    cost GHS 9.20 (cost): Agent GHS 9.00 margin GHS -0.20 BELOW COST · SuperAgent GHS 8.50 margin GHS -0.70 BELOW COST · Customer GHS 10.00 margin GHS 0.80 · Staff GHS 7.25 margin GHS -1.95 BELOW COST',
         'pkg_a_1gb  #2  sandbox  enabled',
+        '    cost unknown (no cost given): Agent GHS 9.00 · SuperAgent GHS 8.50 · Customer GHS 10.00 · Staff GHS 7.25',
+        'not checked #0 hubtel: saved without a check at hubtel: it is not enabled here (its variables are not set)',
+        'checked #1 dtone: DT One offers product 35211 (Simulated product 35211)',
         '',
       ].join('\n'),
     );
-    assert.equal(set.stderr, '');
+    assert.match(set.stderr, /^warning: saved below cost, as confirmed: the Agent price GHS 9\.00 is below the cost of route #0 \(hubtel\), GHS 10\.00;/);
+    assert.equal(dtone.stats().calls.product, 2, 'the DT One product was read at each save, before the price check');
     assert.deepEqual(await t.ctx.packageRoutes.routesOf('pkg_a_1gb'), [
       { provider: 'hubtel', serviceId: 'b230733cd56b4a0fad820e39f66bc27c', bundle: 'DATA10', amount: 1000 },
       { provider: 'dtone', productId: 35211, cost: 920 },
@@ -72,7 +93,21 @@ describe(`cli routes list / routes set (docs/cli.md, ${TEST_DIALECT})`, () => {
     assert.match(audit?.actor ?? '', /^cli:/);
     assert.equal(audit?.outcome, 'ok');
     assert.equal(audit?.recordId, 'pkg_a_1gb');
-    assert.deepEqual(audit?.detail, { before: [], after: ROUTES_FILE });
+    assert.deepEqual(audit?.detail, {
+      before: [],
+      after: ROUTES_FILE,
+      checkedAtUpstream: ['#1 DT One offers product 35211 (Simulated product 35211)'],
+      belowCostConfirmed: [
+        { role: 'Agent', price: 9, route: 0, provider: 'hubtel', cost: 10 },
+        { role: 'SuperAgent', price: 8.5, route: 0, provider: 'hubtel', cost: 10 },
+        { role: 'Staff', price: 7.25, route: 0, provider: 'hubtel', cost: 10 },
+        { role: 'Agent', price: 9, route: 1, provider: 'dtone', cost: 9.2 },
+        { role: 'SuperAgent', price: 8.5, route: 1, provider: 'dtone', cost: 9.2 },
+        { role: 'Staff', price: 7.25, route: 1, provider: 'dtone', cost: 9.2 },
+      ],
+    });
+    const [, refusal] = await t.ctx.audit.list({ action: 'package.routes.set', limit: 2 });
+    assert.equal(refusal?.outcome, 'refused', 'the unconfirmed save is recorded as refused');
   });
 
   test('routes list: every route with its upstream enabled or not in this configuration; --package; --json', async () => {
@@ -80,6 +115,7 @@ describe(`cli routes list / routes set (docs/cli.md, ${TEST_DIALECT})`, () => {
       { staffId: null, name: 'test', address: null },
       'pkg_b_1gb',
       [{ provider: 'reloadly', operatorId: 643, amount: 600 }],
+      { belowCost: true },
     );
     const [all, one, none, json, unknown] = await Promise.all([
       runCli(['routes', 'list'], env),
@@ -89,17 +125,37 @@ describe(`cli routes list / routes set (docs/cli.md, ${TEST_DIALECT})`, () => {
       runCli(['routes', 'list', '--package', 'pkg_nope'], env),
     ]);
     assert.equal(all.code, 0, all.stderr);
+    const pkgB = [
+      'pkg_b_1gb  #0  reloadly  operatorId 643  amount GHS 6.00  not enabled here: its variables are not set',
+      '    cost GHS 6.00 (amount): Agent GHS 5.50 margin GHS -0.50 BELOW COST · SuperAgent GHS 5.00 margin GHS -1.00 BELOW COST · Customer GHS 6.00 margin GHS 0.00 · Staff GHS 6.00 margin GHS 0.00',
+    ];
     assert.deepEqual(all.stdout.trim().split('\n'), [
       'pkg_a_1gb  #0  hubtel  serviceId b230733cd56b4a0fad820e39f66bc27c  bundle DATA10  amount GHS 10.00  not enabled here: its variables are not set',
+      '    cost GHS 10.00 (amount): Agent GHS 9.00 margin GHS -1.00 BELOW COST · SuperAgent GHS 8.50 margin GHS -1.50 BELOW COST · Customer GHS 10.00 margin GHS 0.00 · Staff GHS 7.25 margin GHS -2.75 BELOW COST',
       'pkg_a_1gb  #1  dtone  productId 35211  cost GHS 9.20  not enabled here: its variables are not set',
+      '    cost GHS 9.20 (cost): Agent GHS 9.00 margin GHS -0.20 BELOW COST · SuperAgent GHS 8.50 margin GHS -0.70 BELOW COST · Customer GHS 10.00 margin GHS 0.80 · Staff GHS 7.25 margin GHS -1.95 BELOW COST',
       'pkg_a_1gb  #2  sandbox  enabled',
-      'pkg_b_1gb  #0  reloadly  operatorId 643  amount GHS 6.00  not enabled here: its variables are not set',
+      '    cost unknown (no cost given): Agent GHS 9.00 · SuperAgent GHS 8.50 · Customer GHS 10.00 · Staff GHS 7.25',
+      ...pkgB,
     ]);
-    assert.equal(one.stdout.trim(), 'pkg_b_1gb  #0  reloadly  operatorId 643  amount GHS 6.00  not enabled here: its variables are not set');
+    assert.deepEqual(one.stdout.trim().split('\n'), pkgB);
     assert.equal(none.stdout.trim(), 'pkg_a_2gb  no routes');
     assert.deepEqual(JSON.parse(json.stdout), [
       { packageId: 'pkg_a_1gb', routes: ROUTES_FILE.map((r) => ({ ...r, enabled: r.provider === 'sandbox' })) },
-    ]);
+    ].map(({ packageId, routes }) => ({
+      packageId,
+      routes: routes.map((r) => {
+        const cost = ('cost' in r ? r.cost : 'amount' in r ? r.amount : null) ?? null;
+        const prices = { Agent: 9, SuperAgent: 8.5, Customer: 10, Staff: 7.25 };
+        return {
+          ...r,
+          routeCost: cost,
+          routeCostFrom: 'cost' in r ? 'cost' : 'amount' in r ? 'amount' : null,
+          prices: Object.entries(prices).map(([role, price]) => ({ role, price, margin: cost === null ? null : Math.round((price - cost) * 100) / 100 })),
+          refusedLastOrders: false,
+        };
+      }),
+    })));
     assert.equal(unknown.code, 1);
     assert.equal(unknown.stderr.trim(), 'no data package pkg_nope');
   });

@@ -191,6 +191,9 @@ describe('TypeScript client', () => {
     const topUps = await api.listTopUps({ limit: 1 });
     assert.equal(topUps.topUps.length, 1);
     assert.equal((await api.listOrders({ limit: 1 })).orders.length, 1);
+    const lines = await api.listWalletTransactions({ limit: 2, to: Date.now() + 60_000 });
+    assert.ok(lines.transactions.length > 0 && lines.transactions.length <= 2, 'the statement lines through the client');
+    assert.equal(typeof lines.transactions[0]?.balanceAfter, 'number');
     const events = await api.listEvents({ limit: 1, type: 'topup.approved' });
     assert.equal(events.events.length, 1);
     const event = events.events[0];

@@ -60,8 +60,8 @@ describe(`the console in a browser (${TEST_DIALECT})`, () => {
     };
   }
 
-  async function newPage(browser: Browser, javaScriptEnabled = true) {
-    const context = await browser.newContext({ javaScriptEnabled, viewport: { width: 1366, height: 900 } });
+  async function newPage(browser: Browser, javaScriptEnabled = true, viewport = { width: 1366, height: 900 }) {
+    const context = await browser.newContext({ javaScriptEnabled, viewport });
     const page = await context.newPage();
     const requests = recordRequests(page);
     const violations: string[] = [];
@@ -165,6 +165,32 @@ describe(`the console in a browser (${TEST_DIALECT})`, () => {
     },
   );
 
+  test('on a 390 px phone screen no page scrolls sideways: the menu wraps, wide tables scroll inside their own box', { timeout: 120_000 }, async (c) => {
+    const browser = await openBrowser(c);
+    if (!browser) return;
+    const { page, violations } = await newPage(browser, true, { width: 390, height: 844 });
+    await signIn(page);
+    const pages = ['/console', '/console/top-ups', '/console/orders', '/console/inventory', '/console/packages', '/console/partners',
+      '/console/partners/usr_super', '/console/reconciliation', '/console/reports/margins', '/console/adjustments', '/console/webhooks',
+      '/console/staff', '/console/audit', '/console/2fa', '/console/no-such-page'];
+    for (const path of pages) {
+      await page.goto(`${origin}${path}`);
+      const widths = await page.evaluate<{ body: number; page: number; menu: number }>(
+        `({ body: document.body.scrollWidth, page: document.documentElement.scrollWidth, menu: document.querySelector('header nav')?.scrollWidth ?? 0 })`,
+      );
+      assert.ok(widths.body <= 390 && widths.page <= 390 && widths.menu <= 390, `${path}: ${JSON.stringify(widths)}`);
+    }
+    // The partners table is wider than the screen: it scrolls in its own box.
+    await page.goto(`${origin}/console/partners`);
+    const table = await page.evaluate<{ scroll: number; client: number; overflow: string }>(
+      `(() => { const t = document.querySelector('main table'); return { scroll: t.scrollWidth, client: t.clientWidth, overflow: getComputedStyle(t).overflowX }; })()`,
+    );
+    assert.equal(table.overflow, 'auto', JSON.stringify(table));
+    assert.ok(table.client <= 390 && table.scroll > table.client, JSON.stringify(table));
+    await screenshot(page, 'console-phone-partners');
+    assert.deepEqual(violations.filter((v) => !v.includes('status of 404')), []);
+  });
+
   test('without JavaScript the essential forms still work: sign in and approve a top-up', { timeout: 120_000 }, async (c) => {
     const browser = await openBrowser(c);
     if (!browser) return;
@@ -253,6 +279,7 @@ describe(`the console in a browser (${TEST_DIALECT})`, () => {
     const secret = (shown ?? '').replace(/\s+/g, '');
     assert.match(secret, /^[A-Z2-7]{32}$/);
     await screenshot(page, 'console-2fa-setup');
+    await page.getByLabel('Your password').fill(PASSWORD);
     await page.getByLabel('Code the app shows now').fill(totpCode(secret, Date.now()));
     await page.getByRole('button', { name: 'Confirm' }).click();
     await page.locator('#recovery-codes').waitFor();

@@ -8,6 +8,8 @@ import { KEYS } from '../support/keys.js';
 import { ledgerProblems } from '../support/ledger.js';
 import { buySingle } from '../support/orders.js';
 import { FIXTURE_SEED } from '../support/seed.js';
+import { csvRecords, parseCsv } from '../support/csv.js';
+import { ordersCsv } from '../../src/modules/console/exports.js';
 
 /**
  * Issue 29 item 5, "find anything": the console's lists paged past 100 rows, searched every way,
@@ -276,5 +278,129 @@ describe('console: find anything (paging, search, live/test, names, bulk approva
     assert.equal(all.length, kwame.length, 'the two pages hold every live order of the partner');
     const byNumber = await runCli(['orders', 'search', '--q', '+233 24 455 1234'], env);
     assert.match(byNumber.stdout, new RegExp(`${single.orderId} ${single.shortReference} .* live .*${AMA.name} \\(usr_super\\)  ref INV-FIND-1`));
+  });
+
+  test('orders and top-ups export as CSV: every row the list shows for the same filters, escaped; the CLI prints the same', { timeout: 60_000 }, async () => {
+    /** Every id a console list shows for `query`, following its Older links. */
+    const listed = async (path: string, query: string, rowId: RegExp) => {
+      const ids: string[] = [];
+      let url: string | undefined = `${path}?${query}`;
+      while (url) {
+        const page = await viewer.get(url);
+        assert.equal(page.status, 200, url);
+        ids.push(...[...page.body.matchAll(rowId)].map((m) => m[1] ?? ''));
+        url = linkOf(page.body, 'next');
+      }
+      return ids;
+    };
+    const today = new Date().toISOString().slice(0, 10);
+    const exported = async (path: string, query: string) => {
+      const res = await viewer.get(`${path}?${query}`);
+      assert.equal(res.status, 200, res.body.slice(0, 300));
+      assert.equal(res.headers['content-type'], 'text/csv; charset=utf-8');
+      return res;
+    };
+
+    // Orders: the list's filters, all its pages (more than 100 rows), newest first.
+    const orderRow = /<tr id="order-([^"]+)">/g;
+    for (const query of ['', 'q=kwame', `q=Boateng&state=failed&from=${today}&to=${today}`, 'mode=test', 'type=result_checker']) {
+      const csv = await exported('/console/orders.csv', query);
+      assert.deepEqual(csvRecords(csv.body).map((r) => r.id), await listed('/console/orders', query, orderRow), `orders ${query}`);
+    }
+    // The list's "Export CSV" link carries the filters shown.
+    const exportLink = async (url: string) => {
+      const href = /<a href="([^"]+)" hx-boost="false" download>Export CSV<\/a>/.exec((await viewer.get(url)).body)?.[1];
+      assert.ok(href, `${url}: an Export CSV link`);
+      return href.replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code))).replace(/&amp;/g, '&');
+    };
+    assert.equal(await exportLink('/console/orders?q=kwame&state=failed&type=data'), '/console/orders.csv?q=kwame&state=failed&type=data&mode=live');
+    assert.equal(await exportLink('/console/top-ups?status=rejected&mode=test'), '/console/top-ups.csv?status=rejected&mode=test');
+    const all = await exported('/console/orders.csv', 'mode=live');
+    assert.equal(all.headers['content-disposition'], `attachment; filename="orders-live-${today}.csv"`);
+    const [header] = parseCsv(all.body);
+    assert.deepEqual(header, ['id', 'short_reference', 'created_at', 'partner_id', 'partner_name', 'mode', 'type', 'bulk', 'operator', 'package', 'number', 'recipients', 'amount_ghs', 'state', 'completed_at', 'refunded_ghs']);
+    const records = new Map(csvRecords(all.body).map((r) => [r.id, r]));
+    assert.ok(records.size > HISTORY);
+    const row = async (id: string) => {
+      const o = await t.database.db.selectFrom('orders').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+      return { o, r: records.get(id) };
+    };
+    const one = await row(single.orderId);
+    assert.deepEqual(one.r, {
+      id: single.orderId,
+      short_reference: single.shortReference,
+      created_at: new Date(Number(one.o.created_at)).toISOString(),
+      partner_id: AMA.id,
+      partner_name: AMA.name,
+      mode: 'live',
+      type: 'data',
+      bulk: 'no',
+      operator: one.o.operator_name,
+      package: one.o.package_label,
+      number: '233244551234',
+      recipients: '1',
+      amount_ghs: (Number(one.o.amount) / 100).toFixed(2),
+      state: one.o.state,
+      completed_at: one.o.completed_at === null ? '' : new Date(Number(one.o.completed_at)).toISOString(),
+      refunded_ghs: '',
+    });
+    const bulk = await row(bulkOrder);
+    assert.deepEqual([bulk.r?.partner_name, bulk.r?.bulk, bulk.r?.number, bulk.r?.recipients], [KWAME.name, 'yes', '', '2']);
+    // A failed order of the history (GHS 0.15): its hold came back, and the export says so.
+    assert.deepEqual([records.get('ord_find_004')?.state, records.get('ord_find_004')?.amount_ghs, records.get('ord_find_004')?.refunded_ghs], ['failed', '0.15', '0.15']);
+    assert.equal(records.get('ord_find_003')?.refunded_ghs, '', 'a completed order: nothing refunded');
+
+    // Read a few rows a query, the export is the same; one row more than its maximum is refused, not cut short.
+    assert.equal(await ordersCsv(t.ctx.console, { mode: 'live', text: 'kwame' }, { readRows: 7 }), (await exported('/console/orders.csv', 'q=kwame')).body);
+    const kwameCount = csvRecords((await exported('/console/orders.csv', 'q=kwame')).body).length;
+    assert.equal(csvRecords(await ordersCsv(t.ctx.console, { mode: 'live', text: 'kwame' }, { max: kwameCount, readRows: 50 })).length, kwameCount);
+    await assert.rejects(ordersCsv(t.ctx.console, { mode: 'live', text: 'kwame' }, { max: kwameCount - 1, readRows: 50 }), /more than \d+ orders match: export a shorter period or narrow the filters/);
+
+    // Top-ups: a partner's reference and a staff reason a spreadsheet would run are written as text, quotes and commas kept.
+    const reference = '=HYPERLINK("http://evil.example","pay, now")';
+    const asked = await t.call('POST', '/api/v1/top-ups/request', { key: KEYS.agentLive, body: { amount: 7.25, method: 'bank', reference } });
+    assert.equal(asked.status, 201, JSON.stringify(asked.body));
+    const topUpId = asked.body.data._id as string;
+    const reason = '-1+1 "no transfer", checked twice';
+    assert.equal((await operator.post(`/console/top-ups/${topUpId}/reject`, { reason })).status, 303);
+    const topUpRow = /<tr id="(?:topup|decided)-([^"]+)">/g;
+    for (const query of ['', 'status=rejected', 'q=boateng&method=bank', 'status=pending&method=momo', 'mode=test']) {
+      const csv = await exported('/console/top-ups.csv', query);
+      assert.deepEqual(csvRecords(csv.body).map((r) => r.id), await listed('/console/top-ups', query, topUpRow), `top-ups ${query}`);
+    }
+    const rejected = await exported('/console/top-ups.csv', 'status=rejected');
+    assert.equal(rejected.headers['content-disposition'], `attachment; filename="top-ups-live-${today}.csv"`);
+    assert.ok(rejected.body.includes(`,"'=HYPERLINK(""http://evil.example"",""pay, now"")",`), rejected.body);
+    const topUp = await t.database.db.selectFrom('top_ups').selectAll().where('id', '=', topUpId).executeTakeFirstOrThrow();
+    assert.deepEqual(
+      csvRecords(rejected.body).find((r) => r.id === topUpId),
+      {
+        id: topUpId,
+        created_at: new Date(Number(topUp.created_at)).toISOString(),
+        partner_id: KWAME.id,
+        partner_name: KWAME.name,
+        mode: 'live',
+        method: 'bank',
+        amount_ghs: '7.25',
+        reference: `'${reference}`,
+        status: 'rejected',
+        decided_at: new Date(Number(topUp.decided_at)).toISOString(),
+        decided_by: operator.email,
+        first_approved_by: '',
+        rejection_reason: `'${reason}`,
+      },
+    );
+
+    // The CLI: the same documents.
+    const env = cliDatabaseEnv(t.testDb);
+    const cliOrders = await runCli(['orders', 'search', '--q', 'Boateng', '--state', 'failed', '--from', today, '--to', today, '--csv'], env);
+    assert.equal(cliOrders.code, 0, cliOrders.stderr);
+    assert.equal(cliOrders.stdout, (await exported('/console/orders.csv', `q=Boateng&state=failed&from=${today}&to=${today}`)).body);
+    const cliTopUps = await runCli(['topups', 'list', '--status', 'rejected', '--csv'], env);
+    assert.equal(cliTopUps.code, 0, cliTopUps.stderr);
+    assert.equal(cliTopUps.stdout, rejected.body);
+    const both = await runCli(['topups', 'list', '--json', '--csv'], env);
+    assert.notEqual(both.code, 0);
+    assert.match(both.stderr, /--json and --csv: choose one/);
   });
 });

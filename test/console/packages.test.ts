@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { readRouteList } from '../../src/modules/package-routes/schemas.js';
+import { startDtoneSimulator, type DtoneSimulator } from '../../src/providers/dtone/simulator.js';
 import { staffActor } from '../support/actor.js';
 import { createTestApp, TEST_DIALECT, type TestApp } from '../support/app.js';
 import { offHostRequests, openBrowser, recordRequests, screenshot } from '../support/browser.js';
@@ -124,8 +125,10 @@ describe(`the console's data packages in a browser (${TEST_DIALECT})`, () => {
     await page.getByLabel('Route 2 bundle', { exact: true }).fill('ignored for reloadly');
     await page.getByLabel('Route 3 provider', { exact: true }).selectOption('sandbox');
     await screenshot(page, 'console-package-routes-form');
+    // The Hubtel route's amount (GHS 10.00) is more than the SuperAgent and Staff prices: the second confirmation.
+    await page.locator('#below-cost-routes').check();
     await page.getByRole('button', { name: 'Save routes' }).click();
-    await page.getByText('Routes saved.').waitFor();
+    await page.getByText('Routes saved below cost, as you confirmed').waitFor();
     assert.deepEqual(await storedRoutes(), [
       { provider: 'hubtel', serviceId: 'b230733cd56b4a0fad820e39f66bc27c', bundle: 'DATA10', amount: 1000 },
       { provider: 'reloadly', operatorId: 643, amount: 1000, cost: 935 },
@@ -140,6 +143,7 @@ describe(`the console's data packages in a browser (${TEST_DIALECT})`, () => {
     // Reorder by the order field, and remove a route by emptying its provider.
     await page.getByLabel('Route 1 order', { exact: true }).fill('5');
     await page.getByLabel('Route 3 provider', { exact: true }).selectOption('');
+    await page.locator('#below-cost-routes').check();
     await page.getByRole('button', { name: 'Save routes' }).click();
     // The notice was there already: wait for the page that lists the new order.
     await page.locator('#route-0', { hasText: 'reloadly' }).waitFor();
@@ -170,6 +174,7 @@ describe(`the console's data packages in a browser (${TEST_DIALECT})`, () => {
     });
     const sets = await t.ctx.audit.list({ action: 'package.routes.set', limit: 10 });
     assert.equal(sets.filter((e) => e.outcome === 'ok').length, 2);
+    assert.ok(Array.isArray(sets[0]?.detail?.belowCostConfirmed), 'saved below cost, as confirmed');
     assert.deepEqual(sets[0]?.detail?.after, [
       { provider: 'reloadly', operatorId: 643, amount: 10, cost: 9.35 },
       { provider: 'hubtel', serviceId: 'b230733cd56b4a0fad820e39f66bc27c', bundle: 'DATA10', amount: 10 },
@@ -215,12 +220,18 @@ describe(`the console's data packages in a browser (${TEST_DIALECT})`, () => {
 
 describe(`the console in production without LIVE_SANDBOX: no package active without a usable route (${TEST_DIALECT})`, () => {
   let t: TestApp;
+  let dtone: DtoneSimulator;
   before(async () => {
+    // Saving a DT One route reads its product there: the simulator stands in for DT One.
+    dtone = await startDtoneSimulator();
     t = await createTestApp({
-      env: { ...CONSOLE_ENV, NODE_ENV: 'production', CREDENTIALS_KEY: randomBytes(32).toString('base64'), DTONE_API_KEY: 'k', DTONE_API_SECRET: 's' },
+      env: { ...CONSOLE_ENV, NODE_ENV: 'production', CREDENTIALS_KEY: randomBytes(32).toString('base64'), ...dtone.env },
     });
   });
-  after(() => t.close());
+  after(async () => {
+    await t.close();
+    await dtone.close();
+  });
 
   test('activating is refused with the reason until the package has a route to an enabled upstream', async () => {
     const admin = await signIn(t, 'admin');
@@ -250,7 +261,7 @@ describe(`the console in production without LIVE_SANDBOX: no package active with
 
   test('a bad form is refused naming the field, 400, nothing changed', async () => {
     const admin = await signIn(t, 'admin', 'admin-2@staff.example');
-    await t.ctx.packageRoutes.replace(staffActor(), 'pkg_b_1gb', readRouteList([{ provider: 'dtone', productId: 1 }]));
+    await t.ctx.packageRoutes.replace(staffActor(), 'pkg_b_1gb', readRouteList([{ provider: 'dtone', productId: 35212 }]));
     for (const [url, form, message] of [
       ['/console/packages/pkg_b_1gb', { price: '6.005', status: 'Active' }, 'price: &#34;6.005&#34; is not a GHS amount (like 10 or 9.50)'],
       ['/console/packages/pkg_b_1gb', { price: '0', status: 'Active' }, 'the price must be more than GHS 0'],
@@ -265,7 +276,7 @@ describe(`the console in production without LIVE_SANDBOX: no package active with
       assert.equal(res.status, 400, `${url} ${JSON.stringify(form)}: ${res.body.slice(0, 300)}`);
       assert.ok(res.body.includes(message), `${message} in ${res.body.slice(0, 2000)}`);
     }
-    assert.deepEqual(await t.ctx.packageRoutes.routesOf('pkg_b_1gb'), [{ provider: 'dtone', productId: 1 }]);
+    assert.deepEqual(await t.ctx.packageRoutes.routesOf('pkg_b_1gb'), [{ provider: 'dtone', productId: 35212 }]);
     const row = await t.database.db.selectFrom('data_packages').select('price').where('id', '=', 'pkg_b_1gb').executeTakeFirstOrThrow();
     assert.equal(Number(row.price), 600);
   });

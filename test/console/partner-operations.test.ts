@@ -2,11 +2,12 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Page as BrowserPage } from 'playwright-core';
 import { hashApiKey } from '../../src/modules/profiles/api-keys.js';
-import { STATEMENT_CSV_HEADER } from '../../src/modules/wallet/statement.js';
+import { LINES_CSV_HEADER } from '../../src/modules/wallet/statement.js';
 import { openBrowser, screenshot } from '../support/browser.js';
 import { createTestApp, TEST_DIALECT, type TestApp } from '../support/app.js';
 import { cliEnv, runCli } from '../support/cli.js';
 import { CONSOLE_ENV, ensureStaff, PASSWORD, signIn, type StaffClient } from '../support/console.js';
+import { parseCsv } from '../support/csv.js';
 
 /**
  * Issue 29, items 1 to 3: onboarding a partner, its statement and wallet adjustments (four eyes
@@ -16,36 +17,6 @@ import { CONSOLE_ENV, ensureStaff, PASSWORD, signIn, type StaffClient } from '..
  */
 
 const APPROVAL_ABOVE = 100;
-
-/** RFC 4180 as the statement export writes it: quoted fields may hold commas, quotes and newlines. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i];
-    if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (ch === '"') quoted = false;
-      else field += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ',') {
-      row.push(field);
-      field = '';
-    } else if (ch === '\r' && text[i + 1] === '\n') {
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-      i++;
-    } else field += ch;
-  }
-  if (field !== '' || row.length > 0) rows.push([...row, field]);
-  return rows;
-}
 
 describe(`partners, statements and wallet adjustments (${TEST_DIALECT})`, () => {
   let t: TestApp;
@@ -163,7 +134,15 @@ describe(`partners, statements and wallet adjustments (${TEST_DIALECT})`, () => 
     );
     const [applied] = await auditOf('wallet.adjust', String(event?._id));
     assert.equal(applied?.outcome, 'ok');
-    assert.deepEqual(applied?.detail, { profileId: id, mode: 'live', direction: 'credit', amount: 50, reason: 'Refund of duplicate charge', status: 'approved' });
+    assert.deepEqual(applied?.detail, {
+      profileId: id,
+      mode: 'live',
+      direction: 'credit',
+      amount: 50,
+      reason: 'Refund of duplicate charge',
+      status: 'approved',
+      movedAloneIn24h: { byRequester: 0, onWallet: 0 },
+    });
 
     const tooMuch = await adjust(admin, 'debit', '80');
     assert.equal(tooMuch.status, 409);
@@ -203,6 +182,8 @@ describe(`partners, statements and wallet adjustments (${TEST_DIALECT})`, () => 
     await adjust(admin, 'debit', '120', 'Chargeback');
     const [debit] = await t.ctx.console.adjustments({ status: 'pending', profileId: id });
     assert.ok(debit);
+    // As if the credit of 50 were a day old: the threshold counts what was moved alone in the last 24 hours.
+    await t.database.db.updateTable('wallet_adjustments').set({ created_at: Date.now() - 2 * 86_400_000 }).where('profile_id', '=', id).execute();
     await adjust(admin, 'debit', '100', 'Fee');
     assert.equal((await balance(live)).availableBalance, 100);
     const noFunds = await admin2.post(`/console/adjustments/${debit.id}/approve`);
@@ -229,22 +210,26 @@ describe(`partners, statements and wallet adjustments (${TEST_DIALECT})`, () => 
 
     const statement = await t.ctx.console.statement({ profileId: id, mode: 'live' });
     assert.equal(statement.closing.available, 40_000);
-    assert.deepEqual(statement.lines.map((l) => l.availableDelta), [5000, 15_000, -10_000, 30_000]);
-    assert.deepEqual(statement.lines.map((l) => l.source.type), ['adjustment', 'adjustment', 'adjustment', 'adjustment']);
+    assert.deepEqual(statement.lines.map((l) => l.amount), [5000, 15_000, -10_000, 30_000]);
+    assert.deepEqual(statement.lines.map((l) => l.type), ['adjustment', 'adjustment', 'adjustment', 'adjustment']);
   });
 
-  test('statement: pages of 100 past the first, period and kind filters, CSV parsed back equals the entries; totals equal the ledger', async () => {
+  test('statement: pages of 100 past the first, period and line-type filters, CSV parsed back equals the lines; totals reconcile', async () => {
     const partner = await newPartner('statement@partner.example');
     const id = partner.id;
     const testKey = keyOf(partner, 'test');
+    // Test-mode top-ups are credited at once: 130 lines.
     for (let i = 1; i <= 130; i++) {
-      const direction = i % 10 === 0 ? 'debit' : 'credit';
-      await t.ctx.console.requestAdjustment(adminActor, { profileId: id, mode: 'test', direction, amount: i % 10 === 0 ? 0.5 : 1.25, reason: i === 7 ? 'comma, "quote"' : `entry ${i}` });
+      const res = await t.call('POST', '/api/v1/top-ups/request', {
+        key: testKey,
+        body: { amount: i % 10 === 0 ? 0.5 : 1.25, method: 'bank', reference: i === 7 ? 'comma, "quote"' : `entry ${i}` },
+      });
+      assert.equal(res.status, 201, JSON.stringify(res.body));
     }
     const wallet = await balance(testKey);
     const first = await viewer.get(`/console/partners/${id}/statement?mode=test`);
     assert.equal(first.status, 200);
-    const rowsOf = (body: string) => [...body.matchAll(/<tr><td>(\d+)<\/td>/g)].map((m) => Number(m[1]));
+    const rowsOf = (body: string) => [...body.matchAll(/<tr><td>\d{4}-[^<]*<\/td><td>topup<\/td><td><a href="\/console\/top-ups\/([^"]+)"/g)].map((m) => m[1]);
     const page1 = rowsOf(first.body);
     assert.equal(page1.length, 100);
     const next = /href="([^"]+)" rel="next"/.exec(first.body)?.[1]?.replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code)));
@@ -253,46 +238,52 @@ describe(`partners, statements and wallet adjustments (${TEST_DIALECT})`, () => 
     const page2 = rowsOf(second.body);
     assert.equal(page2.length, 30, `${next}: ${second.status}`);
     assert.ok(!/rel="next"/.test(second.body), 'the last page has no next');
-    assert.ok(Math.max(...page1) < Math.min(...page2), 'pages follow each other without overlap');
+    assert.equal(new Set([...page1, ...page2]).size, 130, 'pages follow each other without overlap');
     const ghsText = (n: number) => `GHS ${n.toFixed(2)}`;
     assert.match(first.body, new RegExp(`id="closing">${ghsText(wallet.availableBalance)}<`));
 
-    // The CSV holds every entry, in order, and its last balance is the wallet's.
+    // The CSV holds every line, in order, and its last balance is the wallet's.
     const csv = await viewer.get(`/console/partners/${id}/statement.csv?mode=test`);
     assert.equal(csv.status, 200);
     assert.match(String(csv.headers['content-type']), /^text\/csv/);
     const [header, ...rows] = parseCsv(csv.body);
-    assert.deepEqual(header, [...STATEMENT_CSV_HEADER]);
+    assert.deepEqual(header, [...LINES_CSV_HEADER]);
     const statement = await t.ctx.console.statement({ profileId: id, mode: 'test', limit: 1000 });
     assert.equal(rows.length, 130);
     assert.deepEqual(
-      rows.map((r) => [Number(r[0]), r[2], r[3], r[4], r[5], Number(r[6]), Number(r[8])]),
-      statement.lines.map((l) => [l.id, l.kind, l.memo, l.source.type, l.source.id, l.availableDelta / 100, l.availableAfter / 100]),
+      rows.map((r) => [r[1], r[2], r[6], Math.round(Number(r[8] || 0) * 100) - Math.round(Number(r[7] || 0) * 100), Number(r[9])]),
+      statement.lines.map((l) => [l.type, l.topUpId, l.description, l.amount, l.balanceAfter / 100]),
     );
-    assert.equal(rows.at(-1)?.[8], wallet.availableBalance.toFixed(2));
-    const sum = rows.reduce((total, r) => total + Math.round(Number(r[6]) * 100), 0);
-    assert.equal(sum, Math.round(wallet.availableBalance * 100), 'the entries sum to the balance');
+    assert.ok(rows.some((r) => r[6] === 'Top-up by bank transfer, reference comma, "quote"'), 'a quoted field parses back');
+    assert.equal(rows.at(-1)?.[9], wallet.availableBalance.toFixed(2));
+    const sum = rows.reduce((total, r) => total + Math.round(Number(r[8] || 0) * 100) - Math.round(Number(r[7] || 0) * 100), 0);
+    assert.equal(sum, Math.round(wallet.availableBalance * 100), 'the lines sum to the balance');
     assert.equal(statement.totals.credits + statement.totals.debits, sum);
     assert.deepEqual(statement.opening, { available: 0, held: 0 }, 'a statement from the first entry opens at zero');
     assert.equal(statement.opening.available + statement.totals.credits + statement.totals.debits, statement.closing.available);
     assert.match(first.body, /id="opening">GHS 0\.00</);
     await verified();
 
-    // Period and kind.
+    // Period and line type.
     const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
     const later = await t.ctx.console.statement({ profileId: id, mode: 'test', from: tomorrow });
     assert.equal(later.lines.length, 0);
     assert.equal(later.opening.available, Math.round(wallet.availableBalance * 100), 'opening of a later period is the balance now');
     const today = new Date().toISOString().slice(0, 10);
-    assert.equal((await t.ctx.console.statement({ profileId: id, mode: 'test', from: today, to: today, kinds: ['top_up'] })).totals.entries, 0);
-    assert.equal((await t.ctx.console.statement({ profileId: id, mode: 'test', kinds: ['adjustment'] })).totals.entries, 130);
+    assert.equal((await t.ctx.console.statement({ profileId: id, mode: 'test', from: today, to: today, types: ['adjustment'] })).lines.length, 0);
+    assert.equal((await t.ctx.console.statement({ profileId: id, mode: 'test', types: ['topup'], limit: 1000 })).lines.length, 130);
     assert.equal((await viewer.get(`/console/partners/${id}/statement?mode=test&from=2026-02-30`)).status, 400);
     assert.equal((await viewer.get(`/console/partners/${id}/statement?mode=test&kind=nope`)).status, 400);
     const print = await viewer.get(`/console/partners/${id}/statement/print?mode=test`);
     assert.equal(rowsOf(print.body).length, 130, 'the printable page holds the whole period');
+    const money = (n: number) => ghsText(Math.abs(n) / 100);
+    assert.ok(
+      first.body.replaceAll('&#61;', '=').includes(`id="reconcile">GHS 0.00 + ${money(statement.totals.credits)} − ${money(statement.totals.debits)} = ${ghsText(wallet.availableBalance)}<`),
+      'opening + credits − debits = closing, on screen',
+    );
   });
 
-  test('the same from the CLI: profiles create|update, adjustments with --as (four eyes), ledger statement --csv equals the console export', async () => {
+  test('the same from the CLI: profiles create|update, adjustments (four eyes: an admin proven by password), ledger statement --csv equals the console export', async () => {
     const env = cliEnv(t, { ADJUSTMENT_APPROVAL_ABOVE: String(APPROVAL_ABOVE), LOG_LEVEL: 'warn' });
     await ensureStaff(t, 'operator@staff.example', 'operator');
     const created = await runCli(
@@ -305,22 +296,24 @@ describe(`partners, statements and wallet adjustments (${TEST_DIALECT})`, () => 
     assert.equal((await balance(live)).availableBalance, 0);
 
     const request = (args: string[]) => runCli(['adjustments', 'request', '--profile', partner.id, '--mode', 'live', ...args], env);
-    const noAdmin = await request(['--credit', '30', '--reason', 'welcome', '--as', 'operator@staff.example']);
-    assert.equal(noAdmin.code, 1);
-    assert.match(noAdmin.stderr, /need an admin/);
-    const applied = await request(['--credit', '30', '--reason', 'welcome', '--as', 'admin@staff.example', '--json']);
+    const applied = await request(['--credit', '30', '--reason', 'welcome', '--json']);
     assert.equal(applied.code, 0, applied.stderr);
     assert.deepEqual({ ...JSON.parse(applied.stdout), id: undefined }, { id: undefined, status: 'approved', amount: 30, availableBalance: 30 });
-    const pending = await request(['--credit', '170', '--reason', 'bonus', '--as', 'admin@staff.example', '--json']);
+    const pending = await request(['--credit', '170', '--reason', 'bonus', '--json']);
     const pendingId = (JSON.parse(pending.stdout) as { id: string; status: string }).id;
     assert.equal((JSON.parse(pending.stdout) as { status: string }).status, 'pending');
-    const self = await runCli(['adjustments', 'approve', pendingId, '--as', 'admin@staff.example'], env);
-    assert.equal(self.code, 1);
-    assert.match(self.stderr, /another admin must approve it/);
+    const unproven = await runCli(['adjustments', 'approve', pendingId], env);
+    assert.equal(unproven.code, 1);
+    assert.match(unproven.stderr, /approve it in the console, or give --approver/);
+    const approveAs = (email: string) =>
+      runCli(['adjustments', 'approve', pendingId, '--approver', email, '--password-stdin'], env, undefined, { stdin: `${PASSWORD}\n` });
+    const noAdmin = await approveAs('operator@staff.example');
+    assert.equal(noAdmin.code, 1);
+    assert.match(noAdmin.stderr, /needs an admin/);
     assert.equal((await balance(live)).availableBalance, 30);
     const listed = await runCli(['adjustments', 'list', '--pending', '--profile', partner.id, '--json'], env);
     assert.deepEqual((JSON.parse(listed.stdout) as { id: string }[]).map((a) => a.id), [pendingId]);
-    const ok = await runCli(['adjustments', 'approve', pendingId, '--as', 'second-admin@staff.example'], env);
+    const ok = await approveAs('second-admin@staff.example');
     assert.equal(ok.code, 0, ok.stderr);
     assert.equal((await balance(live)).availableBalance, 200);
     const [approval] = await auditOf('wallet.adjust.approve', pendingId);
@@ -335,9 +328,9 @@ describe(`partners, statements and wallet adjustments (${TEST_DIALECT})`, () => 
     ]);
     assert.equal(cliCsv.code, 0, cliCsv.stderr);
     assert.deepEqual(parseCsv(cliCsv.stdout), parseCsv(consoleCsv.body));
-    const shown = JSON.parse(json.stdout) as { closing: { availableBalance: number }; entries: unknown[] };
+    const shown = JSON.parse(json.stdout) as { closing: { availableBalance: number }; lines: unknown[] };
     assert.equal(shown.closing.availableBalance, 200);
-    assert.equal(shown.entries.length, 2);
+    assert.equal(shown.lines.length, 2);
     assert.equal(verify.code, 0, verify.stdout + verify.stderr);
 
     const updated = await runCli(['profiles', 'update', partner.id, '--role', 'SuperAgent'], env);
@@ -363,7 +356,10 @@ describe(`partners, statements and wallet adjustments (${TEST_DIALECT})`, () => 
       await page.getByRole('heading', { name: 'Dashboard', exact: true }).waitFor();
       return page;
     };
-    const page: BrowserPage = await open('admin@staff.example');
+    // An admin with no adjustments of its own in the last 24 hours (the earlier tests' admin has some):
+    // the 40 GHS credit is within ADJUSTMENT_APPROVAL_ABOVE and applied at once.
+    await ensureStaff(t, 'browser-admin@staff.example', 'admin');
+    const page: BrowserPage = await open('browser-admin@staff.example');
     await page.getByRole('link', { name: 'partners', exact: true }).click();
     await page.getByRole('link', { name: 'New partner' }).click();
     await page.getByLabel('First name').fill('Esi');

@@ -117,6 +117,18 @@ describe(`refunds: a bulk recipient reversed, a result-checker sale refunded (${
     assert.equal(typeof first?.reversedAt, 'number');
     assert.equal(printed.bulkRecipients?.find((r) => r.beneficiaryMsisdn === '233244910012')?.reversedAt, null);
     assert.equal(await available(KEYS.superLive), before + 8.5);
+    // `orders show` marks the reversed recipient (its status stays completed), and only it.
+    const shown = await runCli(['orders', 'show', orderId], env);
+    assert.equal(shown.code, 0, shown.stderr);
+    const recipientLines = shown.stdout.split('\n').filter((l) => /^ {2}#\d/.test(l));
+    assert.deepEqual(
+      recipientLines.map((l) => /REVERSED .*: refunded GHS 8\.50 \(Bundle never arrived\)$/.test(l)),
+      recipientLines.map((l) => l.includes('233244910011')),
+      shown.stdout,
+    );
+    assert.ok(recipientLines.some((l) => l.includes('233244910011')));
+    const shownJson = JSON.parse((await runCli(['orders', 'show', orderId, '--json'], env)).stdout) as { deliveries: { beneficiaryMsisdn: string; reversalReason: string | null }[] };
+    assert.deepEqual(shownJson.deliveries.map((d) => d.reversalReason !== null), shownJson.deliveries.map((d) => d.beneficiaryMsisdn === '233244910011'));
     const [event] = (await eventsOf(KEYS.superLive, 'order.recipient.reversed')).filter((e) => e.object._id === orderId);
     assert.equal(event?.recipient?.beneficiaryMsisdn, '233244910011');
     assert.equal(event?.recipient?.reversalReason, 'Bundle never arrived');
@@ -163,6 +175,14 @@ describe(`refunds: a bulk recipient reversed, a result-checker sale refunded (${
   test('a result-checker sale refunded by the CLI: credited once, the credential void and never sold again, order reversed, event, audit; a second refund refused and audited', async () => {
     const saleId = await soldCredential('BECE-REFUND-1');
     const before = await available(KEYS.superLive);
+    // The sale's page shows its credential's state, not "No recipients".
+    const statePage = async () => {
+      const page = await admin.get(`/console/orders/${saleId}`);
+      assert.equal(page.status, 200);
+      assert.doesNotMatch(page.body, /No recipients/);
+      return /class="credential-state">([^<]*)</.exec(page.body)?.[1];
+    };
+    assert.equal(await statePage(), 'assigned');
 
     const done = await runCli(['rc', 'refund', saleId, '--reason', 'PIN already used'], env);
     assert.equal(done.code, 0, done.stderr);
@@ -179,6 +199,7 @@ describe(`refunds: a bulk recipient reversed, a result-checker sale refunded (${
     assert.equal(audited?.detail?.refunded, 15);
     const credential = await t.database.db.selectFrom('rc_credentials').selectAll().where('assigned_transaction_id', '=', saleId).executeTakeFirstOrThrow();
     assert.equal(credential.void_reason, 'PIN already used');
+    assert.equal(await statePage(), 'refunded (credential voided)');
     assert.equal(await t.ctx.resultChecker.stock('rcp_bece'), 0, 'a voided credential is not stock');
     const next = await t.call('POST', '/api/v1/result-checker/buy-single', { key: KEYS.superLive, body: { packageId: 'rcp_bece', recipientPhone: '0244555002' } });
     assert.equal(next.status, 409, JSON.stringify(next.body));

@@ -115,6 +115,7 @@ describe('generated console route security tests (every route of test/support/co
       staffAccount: await ensureStaff(t, 'target@staff.example', 'viewer'),
       finding: await seedFinding(t),
       ...(await pendingAdjustments()),
+      ...(await pendingStaffRequests()),
       twoFactorAccount,
       ...(await webhookRecords()),
     };
@@ -163,6 +164,17 @@ describe('generated console route security tests (every route of test/support/co
     return { adjustmentToApprove: await request(), adjustmentToReject: await request() };
   }
 
+  /** Two requests for a new admin, by an admin who is not the one the tests decide with. */
+  async function pendingStaffRequests() {
+    const requester = { staffId: await ensureStaff(t, 'requester@staff.example', 'admin'), name: 'requester@staff.example', address: null };
+    const request = async (n: number) => {
+      const { request: pending } = await t.ctx.console.createStaff(requester, `requested-admin-${n}@staff.example`, 'admin');
+      assert.ok(pending, 'a new admin is a request');
+      return pending.id;
+    };
+    return { staffRequestToApprove: await request(1), staffRequestToReject: await request(2) };
+  }
+
   /** Everything a console action could change, but the audit trail's refusals. */
   async function state() {
     const db = t.database.db;
@@ -197,6 +209,7 @@ describe('generated console route security tests (every route of test/support/co
     const webhooks = await Promise.all([
       db.selectFrom('webhook_endpoints').select(['id', 'status', 'disabled_reason']).orderBy('id').execute(),
       db.selectFrom('webhook_deliveries').select(['id', 'status', 'schedule_step', 'next_attempt_at', 'updated_at']).orderBy('id').execute(),
+      db.selectFrom('staff_requests').select(['id', 'status']).orderBy('id').execute(),
     ]);
     return JSON.stringify({ wallets, topUps, orders, items, sales, outbox, keys, profiles, staff, sessionCount, credentials, done, packages, prices, routes, runs, findings, adjustments, webhooks });
   }

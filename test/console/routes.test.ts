@@ -115,6 +115,28 @@ describe('console routes', () => {
       }
     });
 
+    test('an unknown path under /console is an HTML 404 page, signed in or not, the same for any method', async () => {
+      const cases = [
+        ['GET', '/console/no-such-page'],
+        ['GET', '/console/orders/ord_1/nothing/here'],
+        ['POST', '/console/no-such-action'],
+        ['GET', '/console/logout'],
+      ] as const;
+      for (const [method, url] of cases) {
+        const anonymous = await inject(t, method, url);
+        const signedIn = await inject(t, method, url, { cookie: admin.cookie });
+        for (const [who, res] of [['anonymous', anonymous], ['signed in', signedIn]] as const) {
+          assert.equal(res.status, 404, `${who} ${method} ${url}`);
+          assert.match(String(res.headers['content-type']), /^text\/html/, `${who} ${method} ${url}`);
+          assert.match(res.body, /<!doctype html>[\s\S]*No such console page\./, `${who} ${method} ${url}`);
+          assert.equal(res.headers['x-frame-options'], 'DENY', 'the console headers too');
+        }
+        assert.equal(anonymous.body, signedIn.body, 'a session tells nothing more about which pages exist');
+      }
+      assert.equal((await inject(t, 'GET', '/consolex')).status, 404, 'outside /console: the API\'s JSON 404');
+      assert.match(String((await inject(t, 'GET', '/consolex')).headers['content-type']), /json/);
+    });
+
     test('the error page’s Back link goes only to a console page of this origin, whatever Referer says', async () => {
       const backOf = async (referer: string) => {
         const res = await admin.get('/console/orders/ord_not_there', { referer });

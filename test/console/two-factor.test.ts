@@ -47,12 +47,21 @@ describe(`two-factor sign-in (${TEST_DIALECT})`, () => {
     assert.ok(secret);
     assert.match(setup.body, /otpauth:\/\/totp\/partner-api%20console:enrol%40staff\.example\?/);
 
-    const wrong = await viewer.post('/console/2fa/confirm', { code: totpCode(secret, now + 5 * STEP) });
+    assert.match(setup.body, /action="\/console\/2fa\/confirm".*name="password"/, 'the confirm form asks for the password');
+    const wrong = await viewer.post('/console/2fa/confirm', { password: PASSWORD, code: totpCode(secret, now + 5 * STEP) });
     assert.equal(wrong.status, 400);
     const id = (await t.ctx.staff.findByEmail('enrol@staff.example'))?.id ?? '';
     assert.equal((await t.ctx.staff.twoFactorStatus(id)).state, 'setting-up', 'a wrong code does not turn it on');
+    // A copied session cookie alone (no password, or a wrong one) cannot enrol its own authenticator.
+    const noPassword = await viewer.post('/console/2fa/confirm', { code: totpCode(secret, now) });
+    assert.equal(noPassword.status, 400, noPassword.body);
+    const wrongPassword = await viewer.post('/console/2fa/confirm', { password: 'not the password', code: totpCode(secret, now) });
+    assert.equal(wrongPassword.status, 403, wrongPassword.body);
+    assert.match(wrongPassword.body, /The password is wrong/);
+    assert.equal((await t.ctx.staff.twoFactorStatus(id)).state, 'setting-up', 'without the password it stays off');
+    assert.equal((await audit('staff.totp_enable', 'refused')).filter((r) => r.record_id === id).length, 2);
 
-    const done = await viewer.post('/console/2fa/confirm', { code: totpCode(secret, now) });
+    const done = await viewer.post('/console/2fa/confirm', { password: PASSWORD, code: totpCode(secret, now) });
     assert.equal(done.status, 200, done.body);
     const codes = [...done.body.matchAll(/<li><code>([a-z0-9]{5}-[a-z0-9]{5})<\/code><\/li>/g)].map((m) => m[1]);
     assert.equal(codes.length, 10);
@@ -135,7 +144,7 @@ describe(`two-factor sign-in (${TEST_DIALECT})`, () => {
 
     await admin.post('/console/2fa/setup');
     const secret = /id="totp-secret">([A-Z2-7 ]+)</.exec((await admin.get('/console/2fa')).body)?.[1]?.replace(/ /g, '') ?? '';
-    assert.equal((await admin.post('/console/2fa/confirm', { code: totpCode(secret, now) })).status, 200);
+    assert.equal((await admin.post('/console/2fa/confirm', { password: PASSWORD, code: totpCode(secret, now) })).status, 200);
     assert.equal((await admin.get('/console')).status, 200, 'enrolled: the console opens');
     const off = await admin.post('/console/2fa/disable', { password: PASSWORD, code: totpCode(secret, now + STEP) });
     assert.equal(off.status, 403);

@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import SQLite from 'better-sqlite3';
 import { attemptNamedQuery, unknownSinceQuery } from '../../src/modules/deliveries/attempts-repository.js';
 import { firstLeaseEndQuery, firstUnleasedQuery } from '../../src/modules/deliveries/outbox-repository.js';
-import { marginWindowQuery } from '../../src/modules/margins/repository.js';
+import { marginRefundsQuery, marginWindowQuery, rcWindowQuery } from '../../src/modules/margins/repository.js';
 import { attemptWindowQuery } from '../../src/modules/reconciliation/repository.js';
 import { inFlightQuery, orderListQuery, staffOrdersQuery, type StaffOrderMatch } from '../../src/modules/orders/repository.js';
 import { createTestApp, TEST_DIALECT, type TestApp } from '../support/app.js';
@@ -119,5 +119,18 @@ describe('query plans of the purchase path (SQLite)', { skip: TEST_DIALECT !== '
     const details = planOf(marginWindowQuery(t.database.read, Date.now() - 86_400_000, Date.now()).compile());
     assert.match(details, /SEARCH i USING INDEX order_items_completed \(completed_at>\? AND completed_at<\?\)/, details);
     assert.doesNotMatch(details, /SCAN i\b/, details);
+  });
+
+  test("the margin report's refunds and result-checker sales search their partial indexes by time", () => {
+    const [from, to] = [Date.now() - 86_400_000, Date.now()];
+    const byItem = planOf(marginRefundsQuery(t.database.read, from, to, 'item').compile());
+    assert.match(byItem, /SEARCH i USING INDEX order_items_reversed \(reversed_at>\? AND reversed_at<\?\)/, byItem);
+    const byOrder = planOf(marginRefundsQuery(t.database.read, from, to, 'order').compile());
+    assert.match(byOrder, /SEARCH r USING INDEX orders_reversed \(reversed_at>\? AND reversed_at<\?\)/, byOrder);
+    assert.doesNotMatch(byOrder, /SCAN i\b/, byOrder);
+    for (const at of ['completed_at', 'refunded_at'] as const) {
+      const plan = planOf(rcWindowQuery(t.database.read, from, to, at).compile());
+      assert.match(plan, new RegExp(`SEARCH t USING INDEX rc_transactions_${at === 'completed_at' ? 'completed' : 'refunded'} \\(${at}>\\? AND ${at}<\\?\\)`), plan);
+    }
   });
 });

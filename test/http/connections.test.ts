@@ -136,4 +136,27 @@ describe('connections: early answers, timeouts, keys kept out of logs', () => {
     assert.doesNotMatch(log, /agentLiveKey0000001|someoneElsesKey99/);
     assert.equal(redactApiKeys('x service_test_abc-DEF_123 y'), 'x service_test_[REDACTED] y');
   });
+
+  test('the path secret of a provider callback is redacted from its request lines, right or wrong', async () => {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(chunk.toString());
+        done();
+      },
+    });
+    const app = await buildApp(t.ctx, { logger: createLogger('info', sink) });
+    try {
+      for (const url of ['/callbacks/hubtel/hubtelPathSecret42?x=1', '/callbacks/dtone/dtonePathSecret43']) {
+        const res = await app.inject({ method: 'POST', url, headers: { 'content-type': 'application/json' }, payload: '{}' });
+        assert.equal(res.statusCode, 404, url);
+      }
+    } finally {
+      await app.close();
+    }
+    const log = lines.join('');
+    assert.match(log, /"url":"\/callbacks\/hubtel\/\[REDACTED\]\?x=1"/);
+    assert.match(log, /"url":"\/callbacks\/dtone\/\[REDACTED\]"/);
+    assert.doesNotMatch(log, /PathSecret4/);
+  });
 });

@@ -136,6 +136,30 @@ describe('strict request bodies and control characters', () => {
     assert.equal(res.body.error.message, 'body.method must be one of "momo", "bank"');
   });
 
+  test('a deeply nested JSON body is 400 (never a 500) on the API, the Paystack webhook and the provider callbacks, wrong token too', async () => {
+    const deep = `${'['.repeat(20_000)}${']'.repeat(20_000)}`;
+    const cases: [string, string, string, number][] = [
+      ['/api/v1/top-ups/request', `{"amount":100,"method":"bank","reference":"DEEP-1","extra":${deep}}`, 'TOPUP_REQUEST_FAILED', 400],
+      ['/callbacks/paystack', `{"event":"charge.success","data":${deep}}`, 'INVALID_REQUEST', 400],
+      ['/callbacks/hubtel/not-the-token', `{"Data":${deep}}`, 'INVALID_REQUEST', 400],
+      ['/callbacks/dtone/not-the-token', `{"status":${deep}}`, 'INVALID_REQUEST', 400],
+      ['/callbacks/reloadly', `{"data":${deep}}`, 'INVALID_REQUEST', 400],
+    ];
+    const topUps = await topUpCount();
+    for (const [url, payload, code, status] of cases) {
+      const res = await t.app.inject({ method: 'POST', url, headers: { 'content-type': 'application/json', 'x-api-key': KEYS.agentTest }, payload });
+      assert.equal(res.statusCode, status, `${url}: ${res.body.slice(0, 300)}`);
+      const body = JSON.parse(res.body) as { error: { code: string; message: string } };
+      assert.equal(body.error.code, code, url);
+      assert.match(body.error.message, /nested more than 32 levels/, url);
+    }
+    assert.equal(await topUpCount(), topUps, 'nothing recorded');
+    // Thirty-two levels are still an ordinary body.
+    const fine = `{"event":"charge.success","data":${'['.repeat(31)}${']'.repeat(31)}}`;
+    const ok = await t.app.inject({ method: 'POST', url: '/callbacks/paystack', headers: { 'content-type': 'application/json' }, payload: fine });
+    assert.equal(ok.statusCode, 404, 'past validation: no Paystack key here, so the route answers 404');
+  });
+
   test('a POST whose contract has no body accepts an empty one sent as application/json; one with a body still needs it', async () => {
     for (const url of ['/api/v1/events/evt_unknown/redeliver', '/api/v1/webhook-endpoints/we_unknown/rotate-secret']) {
       const res = await t.call('POST', url, { key: KEYS.agentTest, headers: { 'content-type': 'application/json' } });

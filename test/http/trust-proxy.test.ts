@@ -118,7 +118,8 @@ describe('TRUST_PROXY: the client address behind a reverse proxy', () => {
     });
     const app = await buildApp(t.ctx, { logger: createLogger('info', sink) });
     c.after(() => app.close());
-    await app.inject({ method: 'GET', url: '/healthz', remoteAddress: PROXY, headers: { 'x-forwarded-for': CLIENT_A } });
+    // Not /healthz: probes log no request line.
+    await app.inject({ method: 'GET', url: '/api/v1/profile', remoteAddress: PROXY, headers: { 'x-forwarded-for': CLIENT_A } });
     const incoming = lines.map((line) => JSON.parse(line) as { msg?: string; req?: { remoteAddress?: string } });
     assert.equal(incoming.find((l) => l.msg === 'incoming request')?.req?.remoteAddress, CLIENT_A, lines.join(''));
   });

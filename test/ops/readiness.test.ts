@@ -4,6 +4,7 @@ import pg from 'pg';
 import { buildApp } from '../../src/app.js';
 import type { Database } from '../../src/db/connection.js';
 import { loadConfig } from '../../src/config.js';
+import { createLogger } from '../../src/logging.js';
 import { Lifecycle } from '../../src/ops/lifecycle.js';
 import { startBootListener } from '../../src/ops/listeners.js';
 import { createTestApp, TEST_DIALECT, type TestApp } from '../support/app.js';
@@ -39,6 +40,21 @@ describe(`GET /readyz (${TEST_DIALECT})`, () => {
         503,
         'a stopping process never turns ready again',
       );
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('probes write no info line: /readyz and /healthz log only warnings, other requests still log', async () => {
+    const t = await app();
+    const lines: string[] = [];
+    const logger = createLogger('info', { write: (line: string) => void lines.push(line) });
+    const server = await buildApp(t.ctx, { logger });
+    try {
+      for (const url of ['/readyz', '/healthz', '/readyz']) assert.equal((await server.inject({ method: 'GET', url })).statusCode, 200);
+      assert.equal(lines.length, 0, `no request line for a probe: ${lines.join('')}`);
+      await server.inject({ method: 'GET', url: '/openapi.json' });
+      assert.ok(lines.some((l) => l.includes('/openapi.json')), `other requests are logged: ${lines.join('')}`);
     } finally {
       await server.close();
     }

@@ -7,6 +7,7 @@ import type { AttemptHandle, CheckAnswer } from '../../src/providers/types.js';
 import { buySingle, newWorker, providersWithSandbox, sandboxCalls } from '../support/orders.js';
 import { ledgerProblems } from '../support/ledger.js';
 import { waitFor } from '../support/wait.js';
+import { staffActor } from '../support/actor.js';
 
 const RETRY = '/api/v1/data-bundles/retry-recipient';
 
@@ -141,6 +142,8 @@ describe('bulk orders through the worker, and retry of a failed recipient (docs/
       shortReference: o.shortReference,
       beneficiaryMsisdn: '233244400000',
       amountCharged: 9,
+      previousAmount: 9,
+      priceChanged: false,
       attempt: 2,
       status: 'processing',
       walletBalanceBefore: 73,
@@ -275,6 +278,42 @@ describe('bulk orders through the worker, and retry of a failed recipient (docs/
     const o = await order(KEYS.agentTest, id);
     assert.equal(o.bulkRecipients[0].status, 'failed');
     assert.equal(o.state, 'completed');
+    assert.deepEqual(await ledgerProblems(t), []);
+  });
+
+  test("a price changed since the recipient's charge: the retry charges the current price and its answer says so", async () => {
+    const worker = newWorker(t);
+    const bought = await t.call('POST', '/api/v1/data-bundles/buy-bulk', {
+      key: KEYS.agentLive,
+      body: {
+        operatorId: 'op_a',
+        productId: 'prd_a',
+        items: ['0244450000', '0244450051'].map((beneficiaryMsisdn) => ({ packageId: 'pkg_a_1gb', beneficiaryMsisdn })),
+      },
+    });
+    assert.equal(bought.status, 200, JSON.stringify(bought.body));
+    const id = bought.body.data.orderId;
+    await settled(worker, KEYS.agentLive, id);
+    const admin = staffActor('admin@test');
+    const pricing = { price: 1000, status: 'Active' as const, rolePrices: [{ role: 'SuperAgent' as const, price: 850 }, { role: 'Staff' as const, price: 725 }] };
+    // The Agent price of the package goes from GHS 9.00 to GHS 9.40 after the recipient failed.
+    await t.ctx.console.updatePackage(admin, 'pkg_a_1gb', { ...pricing, rolePrices: [...pricing.rolePrices, { role: 'Agent', price: 940 }] });
+    try {
+      const before = await t.wallet('usr_agent', 'live');
+      const res = await retry(KEYS.agentLive, { orderId: id, beneficiaryMsisdn: '0244450000' });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      const { amountCharged, previousAmount, priceChanged, message, walletBalanceBefore, walletBalanceAfter } = res.body.data;
+      assert.deepEqual({ amountCharged, previousAmount, priceChanged }, { amountCharged: 9.4, previousAmount: 9, priceChanged: true });
+      assert.equal(message, "Recipient 233244450000 resubmitted (attempt 2) at the package's current price, GHS 9.40; its previous charge was GHS 9.00");
+      assert.deepEqual([walletBalanceBefore, walletBalanceAfter], [before.available / 100, (before.available - 940) / 100]);
+      assert.deepEqual(await t.wallet('usr_agent', 'live'), { available: before.available - 940, held: before.held + 940 });
+      const recipient = (await order(KEYS.agentLive, id)).bulkRecipients.find((r: Recipient) => r.beneficiaryMsisdn === '233244450000');
+      assert.equal(recipient.amount, 9.4, 'the recipient shows what it was charged this time');
+      await settled(worker, KEYS.agentLive, id);
+      assert.deepEqual(await t.wallet('usr_agent', 'live'), before, 'failed again: refunded at the price charged');
+    } finally {
+      await t.ctx.console.updatePackage(admin, 'pkg_a_1gb', { ...pricing, rolePrices: [...pricing.rolePrices, { role: 'Agent', price: 900 }] });
+    }
     assert.deepEqual(await ledgerProblems(t), []);
   });
 });

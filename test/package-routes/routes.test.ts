@@ -5,6 +5,7 @@ import { loadConfig } from '../../src/config.js';
 import { DomainError } from '../../src/domain/errors.js';
 import { readRouteList, RouteListError, routeToWire } from '../../src/modules/package-routes/schemas.js';
 import { routingPolicy, usable } from '../../src/modules/package-routes/service.js';
+import { startDtoneSimulator, type DtoneSimulator } from '../../src/providers/dtone/simulator.js';
 import { enabledProviders } from '../../src/providers/index.js';
 import { staffActor } from '../support/actor.js';
 import { createTestApp, TEST_DIALECT, type TestApp } from '../support/app.js';
@@ -125,7 +126,8 @@ describe(`package routes stored and replaced, audited in the unit (${TEST_DIALEC
 
   test('replace writes the routes in order, in pesewas, with one audit row in GHS; a second replace replaces', async () => {
     const actor = staffActor('routes@test');
-    const change = await t.ctx.packageRoutes.replace(actor, 'pkg_a_1gb', readRouteList(EXAMPLE));
+    // The Hubtel route's amount is more than some roles pay: saved with the confirmation (price-and-upstream.test.ts refuses it without).
+    const change = await t.ctx.packageRoutes.replace(actor, 'pkg_a_1gb', readRouteList(EXAMPLE), { belowCost: true });
     assert.deepEqual(change.before, []);
     const rows = await stored('pkg_a_1gb');
     assert.deepEqual(
@@ -142,7 +144,8 @@ describe(`package routes stored and replaced, audited in the unit (${TEST_DIALEC
     const [first] = await t.ctx.audit.list({ action: 'package.routes.set', limit: 1 });
     assert.equal(first?.actor, 'routes@test');
     assert.equal(first?.recordId, 'pkg_a_1gb');
-    assert.deepEqual(first?.detail, { before: [], after: EXAMPLE });
+    assert.deepEqual({ before: first?.detail?.before, after: first?.detail?.after }, { before: [], after: EXAMPLE });
+    assert.ok(Array.isArray(first?.detail?.belowCostConfirmed), 'the confirmed below-cost pairs are in the audit row');
 
     const again = await t.ctx.packageRoutes.replace(actor, 'pkg_a_1gb', readRouteList([{ provider: 'dtone', productId: 9 }]));
     assert.deepEqual(again.before, readRouteList(EXAMPLE));
@@ -176,10 +179,16 @@ describe(`package routes stored and replaced, audited in the unit (${TEST_DIALEC
 
 describe(`production without LIVE_SANDBOX: no active package left without a usable route (${TEST_DIALECT})`, () => {
   let t: TestApp;
+  let dtone: DtoneSimulator;
   before(async () => {
-    t = await createTestApp({ env: { ...PRODUCTION, ...DTONE } });
+    // Saving a DT One route reads its product there: the simulator stands in for DT One.
+    dtone = await startDtoneSimulator();
+    t = await createTestApp({ env: { ...PRODUCTION, ...dtone.env } });
   });
-  after(() => t.close());
+  after(async () => {
+    await t.close();
+    await dtone.close();
+  });
 
   test('activating a package without a usable route is refused; with a route to an enabled upstream it is done', async () => {
     const actor = staffActor();
@@ -207,12 +216,12 @@ describe(`production without LIVE_SANDBOX: no active package left without a usab
 
   test('the console guard refuses routes that would leave an active package without a usable one; the CLI path does not guard', async () => {
     const actor = staffActor();
-    await t.ctx.packageRoutes.replace(actor, 'pkg_a_1gb', readRouteList([{ provider: 'dtone', productId: 1 }]));
+    await t.ctx.packageRoutes.replace(actor, 'pkg_a_1gb', readRouteList([{ provider: 'dtone', productId: 35212 }]));
     await assert.rejects(
       t.ctx.packageRoutes.replace(actor, 'pkg_a_1gb', readRouteList([{ provider: 'sandbox' }]), { guardActive: true }),
       /pkg_a_1gb is active and would have no usable route \(upstreams enabled: dtone\)/,
     );
-    assert.deepEqual(await t.ctx.packageRoutes.routesOf('pkg_a_1gb'), [{ provider: 'dtone', productId: 1 }]);
+    assert.deepEqual(await t.ctx.packageRoutes.routesOf('pkg_a_1gb'), [{ provider: 'dtone', productId: 35212 }]);
     // An inactive package may be given any routes, and the CLI's path sets them without the guard.
     await t.ctx.packages.update(actor, 'pkg_a_inactive', { price: 4000, rolePrices: [], status: 'Inactive' });
     await t.ctx.packageRoutes.replace(actor, 'pkg_a_inactive', [], { guardActive: true });

@@ -8,7 +8,7 @@ import type { DB } from '../../src/db/schema.js';
 import { parseSeed, SeedError } from '../../src/seed/import.js';
 import { createTestApp, TEST_DIALECT, type TestApp } from '../support/app.js';
 import { FIXTURE_SEED } from '../support/seed.js';
-import { runCli } from '../support/cli.js';
+import { cliEnv, runCli } from '../support/cli.js';
 import { KEYS } from '../support/keys.js';
 
 const TABLES = ['operators', 'products', 'data_packages', 'data_package_prices', 'rc_packages', 'rc_package_prices',
@@ -143,5 +143,101 @@ describe('seed import (docs/seed-import.md)', () => {
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+/** `cli import` over a database staff have worked on (issue 41 item 4): it says what it changes, audits it, and cannot undo staff. */
+describe(`cli import shows and audits its changes, and cannot undo staff (${TEST_DIALECT})`, () => {
+  let t: TestApp;
+  let dir: string;
+  before(async () => {
+    t = await createTestApp();
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'partner-api-import-'));
+  });
+  after(async () => {
+    await t.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+  const cliActor = `cli:${os.userInfo().username}`;
+  const write = (name: string, change: (seed: ReturnType<typeof fixture>) => void) => {
+    const seed = fixture();
+    change(seed);
+    const file = path.join(dir, name);
+    fs.writeFileSync(file, JSON.stringify(seed));
+    return file;
+  };
+  const priceFor = async (key: string) => (await t.call('GET', '/api/v1/packages/pkg_a_1gb', { key })).body.data.price as number;
+
+  test('a price change: --dry-run prints it and writes nothing; the import applies it with an audit row (before, after, cli:<user>)', async () => {
+    const file = write('price.json', (s) => {
+      s.dataPackages[0].price = 0.01;
+      delete s.dataPackages[0].rolePrices.Agent;
+    });
+    const dry = await runCli(['import', file, '--dry-run'], cliEnv(t));
+    assert.equal(dry.code, 0, dry.stderr);
+    assert.match(dry.stdout, /^dry run of .*price\.json: nothing written/m);
+    assert.match(dry.stdout, /^change data package pkg_a_1gb price: GHS 10\.00 → GHS 0\.01$/m);
+    assert.match(dry.stdout, /^change data package pkg_a_1gb rolePrices\.Agent: GHS 9\.00 → none$/m);
+    assert.equal(dry.stdout.match(/^(change|create|skip) /gm)?.length, 2, dry.stdout);
+    assert.equal(await priceFor(KEYS.customerLive), 10);
+    assert.equal(await priceFor(KEYS.agentLive), 9);
+    assert.deepEqual(await t.ctx.audit.list({ action: 'import.package', limit: 5 }), []);
+
+    const done = await runCli(['import', file], cliEnv(t));
+    assert.equal(done.code, 0, done.stderr);
+    assert.match(done.stdout, /^change data package pkg_a_1gb price: GHS 10\.00 → GHS 0\.01$/m);
+    assert.equal(await priceFor(KEYS.customerLive), 0.01);
+    assert.equal(await priceFor(KEYS.agentLive), 0.01, 'the Agent price is gone: the package price applies');
+    const rows = await t.ctx.audit.list({ action: 'import.package', limit: 5 });
+    assert.equal(rows.length, 1);
+    assert.deepEqual(
+      { actor: rows[0]?.actor, record: `${rows[0]?.recordType} ${rows[0]?.recordId}`, outcome: rows[0]?.outcome, detail: rows[0]?.detail },
+      {
+        actor: cliActor,
+        record: 'data_package pkg_a_1gb',
+        outcome: 'ok',
+        detail: { source: 'import', before: { price: 10, 'rolePrices.Agent': 9 }, after: { price: 0.01, 'rolePrices.Agent': null } },
+      },
+    );
+
+    const again = await runCli(['import', file], cliEnv(t));
+    assert.equal(again.code, 0, again.stderr);
+    assert.match(again.stdout, /^no changes to existing records, nothing created$/m);
+    assert.equal((await t.ctx.audit.list({ action: 'import.package', limit: 5 })).length, 1, 'an unchanged file writes no audit row');
+  });
+
+  test('an import never reactivates a suspended partner, changes a role or adds a key unless a flag names it', async () => {
+    const newKey = 'service_live_suspendedNewKey00001';
+    const file = write('staff.json', (s) => {
+      const suspended = s.profiles.find((p: { id: string }) => p.id === 'usr_suspended');
+      suspended.status = 'Active';
+      suspended.role = 'SuperAgent';
+      suspended.apiKeys.push({ key: newKey });
+    });
+    const roleOf = async () =>
+      (await t.database.db.selectFrom('profiles').select(['role', 'status']).where('id', '=', 'usr_suspended').executeTakeFirstOrThrow());
+
+    const plain = await runCli(['import', file], cliEnv(t));
+    assert.equal(plain.code, 0, plain.stderr);
+    assert.match(plain.stdout, /^skip profile usr_suspended status: "Suspended" → "Active" \(not applied without --reactivate usr_suspended\)$/m);
+    assert.match(plain.stdout, /^skip profile usr_suspended role: "Agent" → "SuperAgent" \(not applied without --allow-role-change\)$/m);
+    assert.match(plain.stdout, /^skip profile usr_suspended API key service_live_susp…: none → "active" \(not applied without --add-keys\)$/m);
+    assert.deepEqual(await roleOf(), { role: 'Agent', status: 'Suspended' });
+    assert.equal((await t.call('GET', '/api/v1/wallet-balance', { key: KEYS.suspendedLive })).status, 403);
+    assert.equal((await t.call('GET', '/api/v1/wallet-balance', { key: newKey })).status, 401, 'the key was not added');
+    assert.deepEqual(await t.ctx.audit.list({ action: 'import.profile', limit: 5 }), [], 'nothing changed, nothing audited');
+
+    const flagged = await runCli(['import', file, '--reactivate', 'usr_suspended', '--allow-role-change', '--add-keys'], cliEnv(t));
+    assert.equal(flagged.code, 0, flagged.stderr);
+    assert.match(flagged.stdout, /^change profile usr_suspended status: "Suspended" → "Active"$/m);
+    assert.deepEqual(await roleOf(), { role: 'SuperAgent', status: 'Active' });
+    assert.equal((await t.call('GET', '/api/v1/wallet-balance', { key: newKey })).status, 200);
+    const [row] = await t.ctx.audit.list({ action: 'import.profile', limit: 5 });
+    assert.equal(row?.actor, cliActor);
+    assert.deepEqual(row?.detail, {
+      source: 'import',
+      before: { role: 'Agent', status: 'Suspended', 'API key service_live_susp…': null },
+      after: { role: 'SuperAgent', status: 'Active', 'API key service_live_susp…': 'active' },
+    });
   });
 });

@@ -66,6 +66,7 @@ export const ROUTES: RouteCase[] = [
   { method: 'POST', url: '/callbacks/paystack', kind: 'public' },
   { method: 'GET', url: '/api/v1/profile', kind: 'read' },
   { method: 'GET', url: '/api/v1/wallet-balance', kind: 'read' },
+  { method: 'GET', url: '/api/v1/wallet/transactions', kind: 'read', query: { from: '0', to: '99999999999999', limit: '5' } },
   { method: 'GET', url: '/api/v1/operators', kind: 'read' },
   { method: 'GET', url: '/api/v1/operators/:operatorId/products', kind: 'read', params: () => ({ operatorId: 'op_a' }) },
   { method: 'GET', url: '/api/v1/data-packages', kind: 'read', query: { operatorId: 'op_a', productId: 'prd_a' } },

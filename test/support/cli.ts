@@ -135,10 +135,16 @@ export function spawnCli(args: string[], env: Record<string, string>, options: C
  * Runs `cli <args>` inside this process, as `npm run cli -- …` would run it (the same program,
  * src/cli/program.ts, with the environment `env` over this process's and LOG_LEVEL=warn), and
  * collects what it writes: its log lines go to its standard output, as pino's do in a process.
- * Fails if it has not finished within `budgetMs`. A test about the process itself (exit on a
+ * Fails if it has not finished within `budgetMs`. `options.stdin` is what it reads on its standard
+ * input (--password-stdin); empty when not given. A test about the process itself (exit on a
  * signal, a start-up refusal, another user or working directory) uses runCliProcess.
  */
-export async function runCli(args: string[], env: Record<string, string>, budgetMs = PROCESS_BUDGET_MS): Promise<CliResult> {
+export async function runCli(
+  args: string[],
+  env: Record<string, string>,
+  budgetMs = PROCESS_BUDGET_MS,
+  options: { stdin?: string } = {},
+): Promise<CliResult> {
   let stdout = '';
   let stderr = '';
   const io = new CliIo(
@@ -146,6 +152,7 @@ export async function runCli(args: string[], env: Record<string, string>, budget
     (text) => void (stdout += text),
     (text) => void (stderr += text),
     { write: (line: string) => void (stdout += line) },
+    () => Promise.resolve(options.stdin ?? ''),
   );
   let timer: NodeJS.Timeout | undefined;
   const budget = new Promise<never>((_, reject) => {

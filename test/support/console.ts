@@ -163,6 +163,9 @@ export interface ConsoleRecords {
   /** Pending wallet adjustments of usr_super (live), requested by another admin than the one who decides. */
   adjustmentToApprove: string;
   adjustmentToReject: string;
+  /** Pending requests for a new admin, by an admin who is not the one the tests decide with. */
+  staffRequestToApprove: string;
+  staffRequestToReject: string;
   /** A staff account with two-factor sign-in on, no test signs in with. */
   twoFactorAccount: string;
   /** A delivery (its number) of a live event of usr_super to an enabled endpoint. */
@@ -227,7 +230,7 @@ export const CONSOLE_ROUTES: ConsoleRouteCase[] = [
       await t.ctx.staff.beginTwoFactor({ id: 'none', staffId, email: '', role: 'viewer', csrfToken: '', expiresAt: 0 });
       const status = await t.ctx.staff.twoFactorStatus(staffId);
       assert.equal(status.state, 'setting-up');
-      return { code: totpCode(status.secret, Date.now()) };
+      return { password: PASSWORD, code: totpCode(status.secret, Date.now()) };
     },
   },
   {
@@ -275,6 +278,7 @@ export const CONSOLE_ROUTES: ConsoleRouteCase[] = [
   { method: 'GET', url: '/console', role: 'viewer' },
   { method: 'POST', url: '/console/ledger/verify', role: 'operator', form: () => ({}) },
   { method: 'GET', url: '/console/top-ups', role: 'viewer' },
+  { method: 'GET', url: '/console/top-ups.csv', role: 'viewer' },
   {
     method: 'POST',
     url: '/console/top-ups/:id/approve',
@@ -293,6 +297,7 @@ export const CONSOLE_ROUTES: ConsoleRouteCase[] = [
   { method: 'GET', url: '/console/top-ups/:id', role: 'viewer', params: (r) => ({ id: r.momoTopUp }) },
   { method: 'POST', url: '/console/top-ups/:id/recheck', role: 'operator', params: (r) => ({ id: r.momoTopUp }), form: () => ({}) },
   { method: 'GET', url: '/console/orders', role: 'viewer' },
+  { method: 'GET', url: '/console/orders.csv', role: 'viewer' },
   { method: 'GET', url: '/console/orders/:id', role: 'viewer', params: (r) => ({ id: r.completedOrder }) },
   {
     method: 'POST',
@@ -321,7 +326,7 @@ export const CONSOLE_ROUTES: ConsoleRouteCase[] = [
     url: '/console/orders/:id/resolve',
     role: 'admin',
     params: (r) => ({ id: r.stuckOrder }),
-    form: () => ({ outcome: 'failed', reason: 'the upstream has no record of it' }),
+    form: () => ({ outcome: 'failed', note: 'the upstream has no record of it', partnerMessage: '' }),
   },
   { method: 'GET', url: '/console/inventory', role: 'viewer' },
   {
@@ -347,7 +352,7 @@ export const CONSOLE_ROUTES: ConsoleRouteCase[] = [
     url: '/console/packages/:id/routes',
     role: 'admin',
     params: () => ({ id: 'pkg_a_2gb' }),
-    form: (_r, n) => ({ r0_provider: 'reloadly', r0_operatorId: String(600 + n), r0_amount: '20.50', r1_provider: 'sandbox' }),
+    form: (_r, n) => ({ r0_provider: 'reloadly', r0_operatorId: String(600 + n), r0_amount: '15.50', r1_provider: 'sandbox' }),
   },
   {
     method: 'POST',
@@ -449,6 +454,20 @@ export const CONSOLE_ROUTES: ConsoleRouteCase[] = [
   },
   {
     method: 'POST',
+    url: '/console/staff/requests/:id/approve',
+    role: 'admin',
+    params: (r) => ({ id: r.staffRequestToApprove }),
+    form: () => ({}),
+  },
+  {
+    method: 'POST',
+    url: '/console/staff/requests/:id/reject',
+    role: 'admin',
+    params: (r) => ({ id: r.staffRequestToReject }),
+    form: () => ({ reason: 'no such colleague' }),
+  },
+  {
+    method: 'POST',
     url: '/console/staff/:id/2fa-reset',
     role: 'admin',
     params: (r) => ({ id: r.twoFactorAccount }),
@@ -458,6 +477,7 @@ export const CONSOLE_ROUTES: ConsoleRouteCase[] = [
   { method: 'GET', url: '/console/reconciliation', role: 'viewer' },
   { method: 'GET', url: '/console/reports/margins', role: 'viewer' },
   { method: 'GET', url: '/console/reports/margins.csv', role: 'viewer' },
+  { method: 'GET', url: '/console/reports/margins/unknown-cost', role: 'viewer' },
   {
     method: 'POST',
     url: '/console/reconciliation/run',
@@ -514,7 +534,7 @@ export async function enrolTwoFactor(t: TestApp, staffId: string, atMs: number):
   await t.ctx.staff.beginTwoFactor(holder);
   const status = await t.ctx.staff.twoFactorStatus(staffId);
   assert.equal(status.state, 'setting-up');
-  const { recoveryCodes } = await t.ctx.staff.confirmTwoFactor(staffActor(), holder, totpCode(status.secret, atMs));
+  const { recoveryCodes } = await t.ctx.staff.confirmTwoFactor(staffActor(), holder, { password: PASSWORD, code: totpCode(status.secret, atMs) });
   return { secret: status.secret, recoveryCodes };
 }
 

@@ -7,6 +7,7 @@ import { startHubtelSimulator } from '../../src/providers/hubtel/simulator.js';
 import { startReloadlySimulator } from '../../src/providers/reloadly/simulator.js';
 import type { RunningSimulator, SimulatorBehaviour, SimulatorOptions, SimulatedOutcome } from '../../src/providers/simulator-kit.js';
 import type { ProviderName, Route, UpstreamName } from '../../src/providers/types.js';
+import { PARTNER_MESSAGES } from '../../src/modules/deliveries/partner-messages.js';
 import { createWorker } from '../../src/worker/index.js';
 import type { WorkerOptions } from '../../src/worker/options.js';
 import type { OutboxWorker } from '../../src/worker/worker.js';
@@ -289,6 +290,32 @@ export async function orderEventTypes(h: UpstreamHarness, orderId: string): Prom
   return rows.filter((r) => (JSON.parse(r.payload) as { data?: { object?: { _id?: string } } }).data?.object?._id === orderId).map((r) => r.type);
 }
 
+/** Words that name an upstream: none may reach a partner. */
+export const UPSTREAM_WORDS = /hubtel|reloadly|dt ?one|dtone/i;
+
+/**
+ * What a partner can read of an order (GET /api/v1/orders/:id, its /status, and the payloads of its
+ * events) names no upstream and holds none of `secrets` (an upstream's codes and text, a staff note).
+ */
+export async function assertPartnerReadsNoUpstream(h: UpstreamHarness, orderId: string, secrets: readonly string[] = []): Promise<void> {
+  const order = await h.t.call('GET', `/api/v1/orders/${orderId}`, { key: UPSTREAM_KEY });
+  const status = await h.t.call('GET', `/api/v1/orders/${orderId}/status`, { key: UPSTREAM_KEY });
+  assert.equal(order.status, 200);
+  assert.equal(status.status, 200);
+  const events = (await h.t.database.db.selectFrom('events').select('payload').execute())
+    .map((r) => r.payload)
+    .filter((payload) => payload.includes(orderId));
+  assert.ok(events.length > 0, `the events of ${orderId}`);
+  for (const [what, text] of [
+    ['the order', JSON.stringify(order.body)],
+    ['its status', JSON.stringify(status.body)],
+    ...events.map((payload, i): [string, string] => [`event ${i}`, payload]),
+  ] as [string, string][]) {
+    assert.doesNotMatch(text, UPSTREAM_WORDS, `${what} names an upstream: ${text}`);
+    for (const secret of secrets) assert.ok(!text.includes(secret), `${what} holds "${secret}": ${text}`);
+  }
+}
+
 export async function assertLedgerClean(h: UpstreamHarness): Promise<void> {
   assert.deepEqual(await ledgerProblems(h.t), []);
 }
@@ -491,7 +518,8 @@ export const upstreamScenarios = {
     const orderId = await h.buy(N1);
     const order = await settledOrder(h, orderId);
     assert.equal(order.state, 'failed', JSON.stringify(order));
-    assert.ok(order.errorMessage && order.errorMessage.length > 0);
+    assert.equal(order.errorMessage, PARTNER_MESSAGES.number, 'in the partner\'s words');
+    await assertPartnerReadsNoUpstream(h, orderId, (await attemptsOfOrder(h, orderId)).map((a) => a.message ?? ''));
     assert.deepEqual(await upstreamWallet(h), before);
     assert.deepEqual(await attemptTrail(h, orderId), [[u.name, 'refused']]);
     // Hubtel refuses the number at its bundle list, before any purchase; the others at the purchase.
@@ -526,7 +554,8 @@ export const upstreamScenarios = {
     const orderId = await h.buy(N1);
     const order = await settledOrder(h, orderId);
     assert.equal(order.state, 'failed', JSON.stringify(order));
-    assert.ok(order.errorMessage && order.errorMessage.length > 0);
+    assert.equal(order.errorMessage, PARTNER_MESSAGES.number, 'in the partner\'s words');
+    await assertPartnerReadsNoUpstream(h, orderId, (await attemptsOfOrder(h, orderId)).map((a) => a.message ?? ''));
     assert.deepEqual(await upstreamWallet(h), before);
     assert.deepEqual(await attemptTrail(h, orderId), [[u.name, 'failed']]);
     assert.deepEqual(await deliveriesAt(h, u.name), []);
@@ -555,25 +584,51 @@ export const upstreamScenarios = {
   },
 
   /**
-   * A 5xx before the upstream took the order: the lookup proves it absent, the attempt is submitted
-   * again under the same reference, and once the upstream takes it the bundle is delivered once.
+   * A 5xx before the upstream took the order: the lookup proves it absent, so nothing was delivered
+   * and the next route is tried at once (a new attempt, a new reference): one submission and one
+   * lookup at the first upstream, never a resubmission there while route 2 is usable.
    */
-  async errorBeforeTakingResubmits(c: TestContext, u: UpstreamCase) {
+  async absentFailsOverAtOnce(c: TestContext, u: UpstreamCase) {
     const h = await startUpstreamHarness(c, { ...routesOf(u, true), behaviour: outcome(u, 'error-before-taking') });
-    const sim = h.sim(u.name);
     const before = await upstreamWallet(h);
     const orderId = await h.buy(N1);
-    // Submitted, found absent, submitted again (still 5xx): then the upstream recovers.
-    await waitFor('a second submission after a lookup', async () => (sim.stats().calls.buy ?? 0) >= 2);
-    sim.configure({ outcome: 'complete' });
     const order = await settledOrder(h, orderId);
     assert.equal(order.state, 'completed', JSON.stringify(order));
     assert.deepEqual(await upstreamWallet(h), { available: before.available - UPSTREAM_PRICE, held: 0 });
-    const [attempt, ...more] = await attemptsOfOrder(h, orderId);
-    assert.deepEqual(more, [], 'one attempt, resubmitted under its own reference');
-    assert.deepEqual([attempt?.provider, attempt?.status], [u.name, 'completed']);
-    assert.deepEqual(await deliveriesAt(h, u.name), [{ reference: attempt?.reference, msisdn: intlMsisdn(N1) }]);
-    assert.equal(await callsAt(h, u.second), 0);
+    const attempts = await attemptsOfOrder(h, orderId);
+    assert.deepEqual(
+      attempts.map((a) => [a.provider, a.status, a.absences]),
+      [
+        [u.name, 'absent', 1],
+        [u.second, 'completed', 0],
+      ],
+    );
+    assert.notEqual(attempts[0]?.reference, attempts[1]?.reference, 'a new attempt, a new reference');
+    assert.equal(await buyCallsAt(h, u.name), 1, 'submitted once to the upstream that never took it');
+    assert.deepEqual(await deliveriesAt(h, u.name), []);
+    assert.deepEqual(await deliveriesAt(h, u.second), [{ reference: attempts[1]?.reference, msisdn: intlMsisdn(N1) }]);
+    assert.deepEqual(await orderEventTypes(h, orderId), ['order.completed']);
+    await assertLedgerClean(h);
+  },
+
+  /**
+   * The only route's upstream answers 5xx without taking the order, every time: proved absent after
+   * each submission, it gets the delivery again under the same reference three more times (four
+   * submissions, one attempt), then the delivery fails, refunded, in the partner's words.
+   */
+  async absentOnlyRouteFailsAfterThreeMore(c: TestContext, u: UpstreamCase) {
+    const h = await startUpstreamHarness(c, { ...routesOf(u, false), behaviour: outcome(u, 'error-before-taking') });
+    const before = await upstreamWallet(h);
+    const orderId = await h.buy(N1);
+    const order = await settledOrder(h, orderId);
+    assert.equal(order.state, 'failed', JSON.stringify(order));
+    assert.equal(order.errorMessage, PARTNER_MESSAGES.unavailable);
+    assert.deepEqual(await upstreamWallet(h), before);
+    const attempts = await attemptsOfOrder(h, orderId);
+    assert.deepEqual(attempts.map((a) => [a.provider, a.status, a.absences]), [[u.name, 'absent', 4]], 'one attempt, one reference');
+    assert.equal(await buyCallsAt(h, u.name), 4, 'the first submission and three more');
+    assert.deepEqual(await deliveriesAt(h, u.name), []);
+    assert.deepEqual(await orderEventTypes(h, orderId), ['order.failed']);
     await assertLedgerClean(h);
   },
 
@@ -678,14 +733,18 @@ export const upstreamScenarios = {
     assert.deepEqual(await upstreamWallet(h), { available: before.available - 2 * UPSTREAM_PRICE, held: 2 * UPSTREAM_PRICE });
 
     const admin = staffActor('admin@test');
-    await h.t.ctx.console.resolveDelivery(admin, { order: delivered, outcome: 'completed', reason: 'the upstream confirmed the delivery by phone' });
-    await h.t.ctx.console.resolveDelivery(admin, { order: failed, outcome: 'failed', reason: 'the upstream has no such transaction' });
+    // The internal note names the upstream and its ticket: staff only, never the partner's.
+    const note = `${u.name} support ticket HT-2291: no such transaction`;
+    const partnerMessage = 'We could not deliver this bundle; your wallet was refunded';
+    await h.t.ctx.console.resolveDelivery(admin, { order: delivered, outcome: 'completed', note: 'the upstream confirmed the delivery by phone' });
+    await h.t.ctx.console.resolveDelivery(admin, { order: failed, outcome: 'failed', note, partnerMessage });
 
     const completedOrder = await partnerOrder(h, delivered);
     const failedOrder = await partnerOrder(h, failed);
     assert.equal(completedOrder.state, 'completed');
     assert.equal(failedOrder.state, 'failed');
-    assert.equal(failedOrder.errorMessage, 'the upstream has no such transaction');
+    assert.equal(failedOrder.errorMessage, partnerMessage);
+    await assertPartnerReadsNoUpstream(h, failed, [note, 'HT-2291']);
     assert.deepEqual(await upstreamWallet(h), { available: before.available - UPSTREAM_PRICE, held: 0 });
     assert.deepEqual(await orderEventTypes(h, delivered), ['order.completed']);
     assert.deepEqual(await orderEventTypes(h, failed), ['order.failed']);
@@ -695,12 +754,16 @@ export const upstreamScenarios = {
     assert.deepEqual([failedAttempt?.status, failedAttempt?.resolved_by], ['failed', 'admin@test']);
     const audit = await h.t.database.db.selectFrom('audit_log').selectAll().where('action', '=', 'order.resolve').orderBy('id').execute();
     assert.deepEqual(
-      audit.map((a) => [a.actor, a.record_id, a.outcome, (JSON.parse(a.detail ?? '{}') as { outcome?: string }).outcome]),
+      audit.map((a) => {
+        const detail = JSON.parse(a.detail ?? '{}') as { outcome?: string; note?: string; partnerMessage?: string };
+        return [a.actor, a.record_id, a.outcome, detail.outcome, detail.note, detail.partnerMessage];
+      }),
       [
-        ['admin@test', delivered, 'ok', 'completed'],
-        ['admin@test', failed, 'ok', 'failed'],
+        ['admin@test', delivered, 'ok', 'completed', 'the upstream confirmed the delivery by phone', undefined],
+        ['admin@test', failed, 'ok', 'failed', note, partnerMessage],
       ],
     );
+    assert.equal(failedAttempt?.message, `resolved by admin@test: ${note}`, 'staff keep the note on the attempt');
     assert.deepEqual(
       (await h.t.ctx.deliveries.needingAttention()).filter((a) => a.order_id === delivered || a.order_id === failed),
       [],

@@ -48,7 +48,7 @@ describe('Mobile Money fees in the margin report', () => {
     await topUp('live', 'approved', null, null);
 
     const byDay = await t.ctx.margins.report(from, from + DAY_MS, 'day');
-    assert.deepEqual(byDay.lines, [{ group: day, sales: 0, cost: 200, margin: -200, deliveries: 0, costUnknown: 0 }]);
+    assert.deepEqual(byDay.lines, [{ group: day, sales: 0, refunds: 0, cost: 200, margin: -200, deliveries: 0, costUnknown: 0, costUnknownSales: 0 }]);
     const byPartner = await t.ctx.margins.report(from, from + DAY_MS, 'partner');
     assert.deepEqual(byPartner.lines.map((l) => [l.group, l.cost]), [['usr_super', 200]]);
     const byOperator = await t.ctx.margins.report(from, from + DAY_MS, 'operator');

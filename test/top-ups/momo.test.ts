@@ -52,7 +52,7 @@ describe('Mobile Money top-ups through Paystack', () => {
   async function charge(key: string, amount: number, number = phone()) {
     const res = await t.call('POST', '/api/v1/top-ups/mobile-money', { key, body: { amount, phone: number } });
     assert.equal(res.status, 201, JSON.stringify(res.body));
-    return res.body.data as { _id: string; reference: string; status: string; payment: { status: string; phone: string; network: string } };
+    return res.body.data as { _id: string; reference: string; status: string; amount: number; payment: { status: string; phone: string; network: string } };
   }
   const topUp = async (key: string, id: string) => (await t.call('GET', `/api/v1/top-ups/${id}`, { key })).body.data;
   const row = (id: string) => t.database.db.selectFrom('top_ups').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
@@ -285,13 +285,18 @@ describe('Mobile Money top-ups through Paystack', () => {
     assert.equal(audit?.detail?.outcome, 'mismatch');
   });
 
-  test('a second charge for a number while one is pending is 409; a refused charge is 502 and the record says why', async () => {
+  test('a partner\'s second charge for a number while its first is pending is 409, another partner\'s is not; a refused charge is 502 and the record says why', async () => {
     const number = phone();
     sim.configure({ numbers: { [number]: 'hang' } });
-    await charge(KEYS.superLive, 5, number);
-    const second = await t.call('POST', '/api/v1/top-ups/mobile-money', { key: KEYS.agentLive, body: { amount: 5, phone: number } });
+    const first = await charge(KEYS.superLive, 5, number);
+    const second = await t.call('POST', '/api/v1/top-ups/mobile-money', { key: KEYS.superLive, body: { amount: 5, phone: number } });
     assert.equal(second.status, 409, JSON.stringify(second.body));
     assert.equal(second.body.error.code, 'TOPUP_REQUEST_FAILED');
+    assert.match(second.body.error.message, /Your Mobile Money top-up for 233\d+ is still pending/);
+    // One partner's pending charge does not lock the number for its owner (another partner).
+    const owners = await charge(KEYS.agentLive, 5, number);
+    for (const c of [first, owners]) sim.settle(c.reference, 'failed');
+    for (const [key, c] of [[KEYS.superLive, first], [KEYS.agentLive, owners]] as const) assert.equal((await settled(key, c._id)).status, 'rejected');
     const refused = phone();
     sim.configure({ numbers: { [refused]: 'refuse' } });
     const before = await t.wallet('usr_super', 'live');
@@ -310,14 +315,105 @@ describe('Mobile Money top-ups through Paystack', () => {
     }
   });
 
-  test('30 concurrent charges from one partner → each credited once, and the ledger verifies', async () => {
+  test('a number is sent at most MOMO_NUMBER_PROMPTS_PER_HOUR (3) charges an hour, whichever partners ask', async () => {
+    const number = phone();
+    sim.configure({ numbers: { [number]: 'hang' } });
+    const taken: (readonly [string, Awaited<ReturnType<typeof charge>>])[] = [];
+    for (const key of [KEYS.superLive, KEYS.agentLive, KEYS.customerLive]) taken.push([key, await charge(key, 2, number)] as const);
+    const fourth = await t.call('POST', '/api/v1/top-ups/mobile-money', { key: KEYS.staffLive, body: { amount: 2, phone: number } });
+    assert.equal(fourth.status, 409, JSON.stringify(fourth.body));
+    assert.equal(fourth.body.error.code, 'TOPUP_REQUEST_FAILED');
+    assert.match(fourth.body.error.message, /^233\d+ was sent 3 payment prompts in the last hour, the most a number is sent: try again in 60 min$/);
+    for (const [key, c] of taken) {
+      sim.settle(c.reference, 'failed');
+      assert.equal((await settled(key, c._id)).status, 'rejected');
+    }
+    // Declined or not, they were prompts: the hour counts them until it has passed.
+    assert.equal((await t.call('POST', '/api/v1/top-ups/mobile-money', { key: KEYS.staffLive, body: { amount: 2, phone: number } })).status, 409);
+    skew += 60 * 60_000;
+    const later = await charge(KEYS.staffLive, 2, number);
+    sim.settle(later.reference, 'failed');
+    assert.equal((await settled(KEYS.staffLive, later._id)).status, 'rejected');
+  });
+
+  test('a top-up rejected as not matched stays rejected when Paystack\'s answer changes: never credited, staff see the later answer', async () => {
+    sim.configure({ verifyAmountDelta: -100 });
+    const before = await t.wallet('usr_super', 'live');
+    let created: Awaited<ReturnType<typeof charge>>;
+    try {
+      created = await charge(KEYS.superLive, 40);
+      const done = await settled(KEYS.superLive, created._id);
+      assert.equal(done.status, 'rejected');
+      assert.match(done.rejectionReason, /could not be matched/);
+    } finally {
+      sim.configure({ verifyAmountDelta: 0 });
+    }
+    // Paystack now verifies the right amount: a check, a webhook, a staff re-check credit nothing.
+    assert.equal(await t.ctx.momo.check(created._id, 'check'), 'final');
+    assert.equal(await sim.sendWebhook('live', created.reference), true);
+    const operator = await signIn(t, 'operator');
+    const rechecked = await operator.post(`/console/top-ups/${created._id}/recheck`);
+    assert.equal(rechecked.location, `/console/top-ups/${created._id}?notice=recheck-final`);
+    await waitFor('the webhook\'s check', async () => (await t.ctx.momo.history(created._id)).events.filter((e) => /rejected as not matched/.test(e.message)).length >= 3);
+    assert.equal((await topUp(KEYS.superLive, created._id)).status, 'rejected');
+    assert.deepEqual(await credits(created._id), []);
+    assert.deepEqual(await t.wallet('usr_super', 'live'), before);
+    assert.equal((await eventsOf(KEYS.superLive, 'topup.approved', created._id)).length, 0);
+    const problem = (await row(created._id)).gateway_problem ?? '';
+    assert.match(problem, /GHS 39\.00, not GHS 40\.00.*Later, Paystack verified GHS 40\.00 \(success\): not credited, as the rejection is final; settle it by an adjustment$/);
+    assert.equal(problem.split('Later,').length, 2, 'noted once, however often it is checked');
+    const page = await operator.get(rechecked.location ?? '');
+    assert.match(page.body, /rejected as not matched, which is final/);
+    assert.match(page.body, /Later, Paystack verified GHS 40\.00/);
+    assert.deepEqual(await ledgerProblems(t), []);
+  });
+
+  test('a replayed webhook (the same signed body again) is answered 200 and credits nothing more', async () => {
+    const before = await t.wallet('usr_super', 'live');
+    const created = await charge(KEYS.superLive, 21);
+    assert.equal((await settled(KEYS.superLive, created._id)).status, 'approved');
+    const body = JSON.stringify({ event: 'charge.success', data: { reference: created.reference, status: 'success', amount: 2_100, currency: 'GHS' } });
+    const signature = signPaystackWebhook(body, SIM_LIVE_KEY);
+    const webhookLines = async () => (await t.ctx.momo.history(created._id)).events.filter((e) => e.source === 'webhook').length;
+    const seen = await webhookLines();
+    for (let i = 0; i < 3; i++) {
+      const res = await t.app.inject({ method: 'POST', url: '/callbacks/paystack', headers: { 'content-type': 'application/json', 'x-paystack-signature': signature }, payload: body });
+      assert.equal(res.statusCode, 200, res.body);
+    }
+    assert.equal(await webhookLines(), seen + 3, 'each replay is a line of the history, nothing more');
+    assert.equal(await t.ctx.momo.check(created._id, 'webhook'), 'done');
+    assert.deepEqual(await credits(created._id), [2_100]);
+    assert.equal((await t.wallet('usr_super', 'live')).available, before.available + 2_100);
+    assert.equal((await eventsOf(KEYS.superLive, 'topup.approved', created._id)).length, 1);
+  });
+
+  test('30 concurrent charges from one partner → MOMO_PENDING_MAX (5) taken, the rest 409; each credited once, and the ledger verifies', async () => {
     const before = await t.wallet('usr_agent', 'live');
-    const created = await Promise.all(Array.from({ length: 30 }, (_, i) => charge(KEYS.agentLive, 1 + i)));
-    await waitFor('all 30 credited', async () => {
+    // Nothing settles by itself: the limit is what decides, not how fast Paystack is.
+    sim.configure({ outcome: 'hang', webhooks: 'lose' });
+    let created: Awaited<ReturnType<typeof charge>>[];
+    try {
+      const answers = await Promise.all(
+        Array.from({ length: 30 }, (_, i) => t.call('POST', '/api/v1/top-ups/mobile-money', { key: KEYS.agentLive, body: { amount: 1 + i, phone: phone() } })),
+      );
+      const refusals = answers.filter((a) => a.status !== 201);
+      created = answers.filter((a) => a.status === 201).map((a) => a.body.data as Awaited<ReturnType<typeof charge>>);
+      assert.equal(created.length, 5, JSON.stringify(refusals.slice(0, 2).map((r) => r.body)));
+      for (const r of refusals) {
+        assert.equal(r.status, 409);
+        assert.equal(r.body.error.code, 'TOPUP_REQUEST_FAILED');
+        assert.equal(r.body.error.message, 'You have 5 Mobile Money top-ups pending, the most allowed at once (5): wait until their prompts are approved, declined or expire');
+      }
+      for (const c of created) assert.ok(sim.settle(c.reference, 'success'));
+    } finally {
+      sim.configure({ outcome: 'pay_offline', webhooks: 'deliver' });
+    }
+    await workerChecksAfter(POLL_MS);
+    await waitFor('all 5 credited', async () => {
       const rows = await t.database.db.selectFrom('top_ups').select('status').where('id', 'in', created.map((c) => c._id)).execute();
       return rows.every((r) => r.status === 'approved');
     });
-    const expected = created.reduce((sum, _c, i) => sum + (1 + i) * 100, 0);
+    const expected = created.reduce((sum, c) => sum + Math.round(c.amount * 100), 0);
     assert.equal((await t.wallet('usr_agent', 'live')).available, before.available + expected);
     const entries = (await ledgerEntries(t, 'usr_agent', 'live')).filter((e) => e.kind === 'top_up');
     for (const c of created) assert.equal(entries.filter((e) => e.top_up_id === c._id).length, 1, c._id);
@@ -368,7 +464,8 @@ describe('Mobile Money top-ups through Paystack', () => {
     const mismatched = /paid at Paystack but top-up (tup_\w+) is rejected/.exec(reconcile.stdout)?.[1] ?? '';
     const recheck = await runCli(['topups', 'recheck', mismatched], env);
     assert.equal(recheck.code, 0, recheck.stderr);
-    assert.match(recheck.stdout, new RegExp(`${mismatched}: (mismatch|credited-late); now (rejected|approved)`));
+    // Rejected as not matched is final: whatever Paystack says now, it is not credited.
+    assert.match(recheck.stdout, new RegExp(`${mismatched}: (mismatch|final); now rejected`));
     const bad = await runCli(['topups', 'reconcile', '--from', 'yesterday', '--to', day], env);
     assert.notEqual(bad.code, 0);
     assert.match(bad.stderr, /--from must be an ISO date/);

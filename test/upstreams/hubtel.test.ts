@@ -25,7 +25,9 @@ describe(`Hubtel end to end (${TEST_DIALECT})`, () => {
   test('failed after acceptance for a route reason: the next route delivers', (c) => s.failureAfterAcceptanceMovesOn(c, HUBTEL));
   test('failed after acceptance for the number: failed and refunded, no other route', (c) => s.numberFailureAfterAcceptanceFails(c, HUBTEL));
   test('taken, the answer lost in a timeout: the lookup finds it, delivered once, route 2 never asked', (c) => s.hangFoundByLookup(c, HUBTEL));
-  test('5xx before taking: the lookup proves it absent, resubmitted under the same reference, delivered once', (c) => s.errorBeforeTakingResubmits(c, HUBTEL));
+  test('5xx before taking: the lookup proves it absent, the next route is tried at once (one submission here)', (c) => s.absentFailsOverAtOnce(c, HUBTEL));
+  test('5xx before taking on the only route: the same reference three more times, then failed and refunded', (c) =>
+    s.absentOnlyRouteFailsAfterThreeMore(c, HUBTEL));
   test('the breaker rests Hubtel after calls without an answer, and closes after the cool-down', (c) => s.breakerRestsAndCloses(c, HUBTEL));
   test('200 orders at once: calls in flight stay within PROVIDER_CONCURRENCY', (c) => s.concurrencyCapHeld(c, HUBTEL));
   test('silent after taking: needs attention, resolved by an admin (delivered, failed)', (c) => s.needsAttentionResolvedByAdmin(c, HUBTEL));

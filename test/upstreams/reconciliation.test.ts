@@ -11,6 +11,7 @@ import type { ProviderName, UpstreamAdapter } from '../../src/providers/types.js
 import { createUpkeep } from '../../src/worker/index.js';
 import { findingLine } from '../../src/cli/commands/providers.js';
 import type { Finding } from '../../src/modules/reconciliation/service.js';
+import { differenceOf } from '../../src/modules/reconciliation/compare.js';
 import { staffActor } from '../support/actor.js';
 import { cliEnv, runCli } from '../support/cli.js';
 import {
@@ -267,5 +268,22 @@ describe('reconciliation of the upstreams with our attempts', () => {
     const none = { status: 'no record', state: 'absent', transactionId: null, amount: null, cost: null, at: null };
     assert.ok(findingLine(finding({ kind: 'missing-there', provider: 'hubtel', ours, theirs: none })).endsWith('  ours completed, hubtel no record'));
     assert.ok(findingLine(finding({ kind: 'unknown-here', provider: 'dtone', ours: null, theirs: { ...theirs, state: 'delivered', status: 'delivered' } })).endsWith('  ours no record, dtone delivered'));
+  });
+
+  test('an attempt a lookup proved absent, then delivered there after all, is found: delivered there, failed here', () => {
+    const attempt = {
+      reference: 'PA1',
+      status: 'absent',
+      provider_transaction_id: null,
+      cost: null,
+      route: JSON.stringify({ provider: 'reloadly', operatorId: 643, amount: 1000 }),
+      created_at: 0,
+      order_item_id: 'itm_1',
+      order_id: 'ord_1',
+      short_reference: 'ABC',
+    };
+    const delivered = { reference: 'PA1', transactionId: 'T1', state: 'delivered' as const, status: 'SUCCESSFUL', amount: 1000, cost: null, at: null };
+    assert.equal(differenceOf(attempt, delivered), 'delivered-there-failed-here');
+    assert.equal(differenceOf(attempt, null), null, 'absent on both sides: they agree');
   });
 });

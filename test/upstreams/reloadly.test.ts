@@ -40,7 +40,9 @@ describe(`Reloadly end to end (${TEST_DIALECT})`, () => {
   test('failed after acceptance for a route reason: the next route delivers', (c) => s.failureAfterAcceptanceMovesOn(c, RELOADLY));
   test('failed after acceptance for the number: failed and refunded, no other route', (c) => s.numberFailureAfterAcceptanceFails(c, RELOADLY));
   test('taken, the answer lost in a timeout: the lookup finds it, delivered once, route 2 never asked', (c) => s.hangFoundByLookup(c, RELOADLY));
-  test('5xx before taking: the lookup proves it absent, resubmitted under the same reference, delivered once', (c) => s.errorBeforeTakingResubmits(c, RELOADLY));
+  test('5xx before taking: the lookup proves it absent, the next route is tried at once (one submission here)', (c) => s.absentFailsOverAtOnce(c, RELOADLY));
+  test('5xx before taking on the only route: the same reference three more times, then failed and refunded', (c) =>
+    s.absentOnlyRouteFailsAfterThreeMore(c, RELOADLY));
   test('the breaker rests Reloadly after calls without an answer, and closes after the cool-down', (c) => s.breakerRestsAndCloses(c, RELOADLY));
   test('200 orders at once: calls in flight stay within PROVIDER_CONCURRENCY', (c) => s.concurrencyCapHeld(c, RELOADLY));
   test('silent after taking: needs attention, resolved by an admin (delivered, failed)', (c) => s.needsAttentionResolvedByAdmin(c, RELOADLY));

@@ -143,6 +143,7 @@ describe('worker: submission and settlement through the sandbox (docs/order-life
       createdAt: Number(attempt.created_at),
       cost: attempt.cost,
       submittedAt: attempt.submitted_at,
+      absences: attempt.absences,
       itemId: item.id,
       orderId,
       itemAttempt: Number(item.attempt),

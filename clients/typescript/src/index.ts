@@ -48,6 +48,7 @@ type PurchaseBody<Op extends keyof operations> = Omit<Body<Op>, 'validateOnly'>;
 
 export type Profile = Data<'getProfile'>;
 export type WalletBalance = Data<'getWalletBalance'>;
+export type WalletTransactionPage = Data<'listWalletTransactions'>;
 export type Operator = Data<'listOperators'>[number];
 export type DataPackage = Data<'listDataPackages'>[number];
 export type BuySingleBody = PurchaseBody<'buyDataSingle'>;
@@ -213,6 +214,20 @@ export function createPartnerApi(options: PartnerApiOptions) {
 
     getProfile: () => unwrap(client.GET('/api/v1/profile')),
     getWalletBalance: () => unwrap(client.GET('/api/v1/wallet-balance')),
+    /** The wallet's statement lines, newest first; `from`/`to` in unix ms (`from` included, `to` not); `isDone`, `continueCursor` page on. */
+    listWalletTransactions: (query: { from?: number; to?: number; limit?: number; cursor?: string } = {}) =>
+      unwrap(
+        client.GET('/api/v1/wallet/transactions', {
+          params: {
+            query: {
+              ...(query.from === undefined ? {} : { from: String(query.from) }),
+              ...(query.to === undefined ? {} : { to: String(query.to) }),
+              ...(query.limit === undefined ? {} : { limit: String(query.limit) }),
+              ...(query.cursor === undefined ? {} : { cursor: query.cursor }),
+            },
+          },
+        }),
+      ),
     setWalletAlert: (threshold: number | null) => unwrap(client.PUT('/api/v1/wallet-balance/alert', { body: { threshold } })),
     listOperators: () => unwrap(client.GET('/api/v1/operators')),
     listProducts: (operatorId: string) =>

@@ -89,6 +89,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/wallet/transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The statement of the key's wallet: one line per order, refund, top-up or adjustment, newest first */
+        get: operations["listWalletTransactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/operators": {
         parameters: {
             query?: never;
@@ -755,7 +772,7 @@ export interface components {
                  * @example ORDER_NOT_FOUND
                  * @enum {string}
                  */
-                code: "UNAUTHORIZED" | "INVALID_JSON" | "INVALID_REQUEST" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PROFILE_NOT_FOUND" | "PROFILE_SUSPENDED" | "ORDER_NOT_FOUND" | "PACKAGE_NOT_FOUND" | "INVALID_ORDER_TYPE" | "TOPUP_REQUEST_FAILED" | "TOPUP_NOT_FOUND" | "TOPUP_METHOD_UNAVAILABLE" | "TOPUP_GATEWAY_FAILED" | "BUY_DATA_FAILED" | "BUY_DATA_BULK_FAILED" | "RC_WALLET_BUY_FAILED" | "RC_WALLET_BULK_BUY_FAILED" | "INTERNAL_ERROR" | "RATE_LIMITED" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_USE" | "EVENT_NOT_FOUND" | "WEBHOOK_ENDPOINT_INVALID" | "WEBHOOK_ENDPOINT_NOT_FOUND";
+                code: "UNAUTHORIZED" | "INVALID_JSON" | "INVALID_REQUEST" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "PROFILE_NOT_FOUND" | "PROFILE_SUSPENDED" | "ORDER_NOT_FOUND" | "PACKAGE_NOT_FOUND" | "INVALID_ORDER_TYPE" | "TOPUP_REQUEST_FAILED" | "TOPUP_NOT_FOUND" | "TOPUP_METHOD_UNAVAILABLE" | "TOPUP_GATEWAY_FAILED" | "BUY_DATA_FAILED" | "BUY_DATA_BULK_FAILED" | "RC_WALLET_BUY_FAILED" | "RC_WALLET_BULK_BUY_FAILED" | "INTERNAL_ERROR" | "RATE_LIMITED" | "IDEMPOTENCY_KEY_INVALID" | "IDEMPOTENCY_KEY_REUSED" | "IDEMPOTENCY_KEY_IN_USE" | "EVENT_NOT_FOUND" | "WEBHOOK_ENDPOINT_INVALID" | "WEBHOOK_ENDPOINT_NOT_FOUND" | "BELOW_COST" | "ROUTE_NOT_OFFERED";
                 /**
                  * @description The order the refusal is about (a repeated paymentReference)
                  * @example ord_01kasq4d7mz8y3b2x6vw9n5r1t
@@ -1296,6 +1313,151 @@ export interface operations {
             };
             /** @description Request body is not JSON: `UNSUPPORTED_MEDIA_TYPE` */
             415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Too many requests: `RATE_LIMITED` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description A fault of ours: `INTERNAL_ERROR` */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    listWalletTransactions: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Unix ms: only lines at or after it
+                 * @example 1764000000000
+                 */
+                from?: string;
+                /**
+                 * @description Unix ms: only lines before it (exclusive)
+                 * @example 1764086400000
+                 */
+                to?: string;
+                /**
+                 * @description Page size: default 20; above 100 is capped
+                 * @example 20
+                 */
+                limit?: string;
+                /** @description continueCursor of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK: the payload is in `data` */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** @description The lines of the key's wallet, newest first */
+                            transactions: {
+                                /**
+                                 * @description Line id (stable)
+                                 * @example txn_1042
+                                 */
+                                id: string;
+                                /** @description order: a purchase charged; refund: money back for an order; topup; adjustment by staff; opening balance */
+                                type: "order" | "refund" | "topup" | "adjustment" | "opening";
+                                /**
+                                 * @description When the money moved
+                                 * @example 1764063000000
+                                 */
+                                createdAt: number;
+                                /**
+                                 * @description What the line is, in words
+                                 * @example Data bundle 1GB for 0244123456 (order 7KQ2M9)
+                                 */
+                                description: string;
+                                /** @description debit takes from the balance, credit adds to it */
+                                direction: "debit" | "credit";
+                                /**
+                                 * @description GHS, signed: negative for a debit
+                                 * @example -5.4
+                                 */
+                                amount: number;
+                                /**
+                                 * @description Available balance after the line, GHS
+                                 * @example 482.6
+                                 */
+                                balanceAfter: number;
+                                orderId: string | null;
+                                shortReference: string | null;
+                                beneficiaryMsisdn: string | null;
+                                packageName: string | null;
+                                topUpId: string | null;
+                                adjustmentId: string | null;
+                            }[];
+                            /**
+                             * @description true when there are no more pages
+                             * @example true
+                             */
+                            isDone: boolean;
+                            /**
+                             * @description Pass as cursor to get the next page
+                             * @example WzE3NjQwNjMwMDAwMDAsIjEwNDIiXQ
+                             */
+                            continueCursor: string;
+                        };
+                    };
+                };
+            };
+            /** @description Invalid request: `INVALID_REQUEST` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description No valid API key: `UNAUTHORIZED` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description Not allowed: `PROFILE_SUSPENDED` */
+            403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
@@ -3201,10 +3363,20 @@ export interface operations {
                              */
                             beneficiaryMsisdn: string;
                             /**
-                             * @description GHS charged again for this recipient
+                             * @description GHS charged again for this recipient: the package's current price for the caller's role
                              * @example 5.4
                              */
                             amountCharged: number;
+                            /**
+                             * @description GHS the recipient's previous charge was (refunded when it failed)
+                             * @example 5.4
+                             */
+                            previousAmount: number;
+                            /**
+                             * @description True when amountCharged differs from previousAmount: the package's price changed since; the message says so too
+                             * @example false
+                             */
+                            priceChanged: boolean;
                             /**
                              * @description 2 for the first retry
                              * @example 2

@@ -2,10 +2,13 @@ import type { Command } from 'commander';
 import type { AppContext } from '../../context.js';
 import { ORDER_STATES } from '../../db/schema.js';
 import { DomainError } from '../../domain/errors.js';
+import type { Mode } from '../../domain/types.js';
 import { pageRequest } from '../../lib/staff-page.js';
 import { toOrderView } from '../../modules/orders/views.js';
+import { PARTNER_MESSAGES } from '../../modules/deliveries/partner-messages.js';
 import { formatGhs as ghs } from '../../lib/money.js';
 import { normaliseGhanaMsisdn } from '../../lib/phone.js';
+import { EXPORT_MAX_ROWS, ordersCsv } from '../../modules/console/exports.js';
 import { formatDuration as duration, parseDuration } from '../duration.js';
 import { cliActor } from '../actor.js';
 import { staffOrderJson, stuckJson } from '../json-views.js';
@@ -15,6 +18,16 @@ import type { CliIo } from '../io.js';
 
 /** What names an order on the command line (docs/cli.md, "Naming an order"). */
 const ORDER_ARGUMENT = 'order id, short reference, paymentReference or recipient number (any form)';
+const DAY_MS = 86_400_000;
+
+/** A UTC day (2026-11-01) as the time it starts; undefined when not given. */
+function utcDay(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const ms = /^\d{4}-\d{2}-\d{2}$/.test(value) ? Date.parse(`${value}T00:00:00Z`) : Number.NaN;
+  if (!Number.isFinite(ms) || !new Date(ms).toISOString().startsWith(value)) throw new CliError(`${flag} must be a day such as 2026-11-01, got "${value}"`);
+  return ms;
+}
+
 const withoutRecipients = (order: object) => Object.fromEntries(Object.entries(order).filter(([key]) => key !== 'bulkRecipients'));
 
 export function register(program: Command, io: CliIo): void {
@@ -75,20 +88,34 @@ export function register(program: Command, io: CliIo): void {
     .option('--profile <profileId>', "only this partner's orders")
     .option('--limit <n>', 'orders per page, newest first (1 to 500)', '50')
     .option('--cursor <cursor>', 'the next page: the continueCursor (or the "older" line) of the page before')
+    .option('--type <type>', 'data or result_checker')
+    .option('--from <day>', 'orders created on or after this UTC day (2026-11-01)')
+    .option('--to <day>', 'orders created up to this UTC day, included (2026-11-30)')
     .option('--json', "print the page as JSON: the API's order shape (GHS) with the partner, mode and paymentReference")
+    .option('--csv', `print every matching order (not a page: --limit and --cursor do not apply), up to ${EXPORT_MAX_ROWS}, as CSV: the console's orders export`)
     .description('find orders, newest first, a page at a time (the console\'s order search)')
-    .action(async (opts: { q?: string; mode: string; state?: string; profile?: string; limit: string; cursor?: string; json?: boolean }) => {
+    .action(async (opts: { q?: string; mode: string; state?: string; profile?: string; limit: string; cursor?: string; type?: string; from?: string; to?: string; json?: boolean; csv?: boolean }) => {
       if (opts.mode !== 'live' && opts.mode !== 'test') throw new CliError('--mode must be live or test');
-      const mode = opts.mode;
+      const mode: Mode = opts.mode;
       const state = opts.state === undefined ? undefined : ORDER_STATES.find((s) => s === opts.state);
       if (opts.state !== undefined && state === undefined) throw new CliError(`--state must be one of ${ORDER_STATES.join(', ')}`);
+      if (opts.type !== undefined && opts.type !== 'data' && opts.type !== 'result_checker') throw new CliError('--type must be data or result_checker');
+      const type: 'data' | 'result_checker' | undefined = opts.type;
+      if (opts.json && opts.csv) throw new CliError('--json and --csv: choose one');
+      const from = utcDay('--from', opts.from);
+      const to = utcDay('--to', opts.to);
+      const filter = { mode, text: opts.q, state, type, profileId: opts.profile, from, to: to === undefined ? undefined : to + DAY_MS };
+      if (opts.csv) {
+        await withRuntime(io, async ({ ctx }) => io.write(await refused(() => ordersCsv(ctx.console, filter))), { logLevel: 'warn' });
+        return;
+      }
       if (!/^\d+$/.test(opts.limit) || Number(opts.limit) < 1 || Number(opts.limit) > 500) throw new CliError('--limit must be an integer from 1 to 500');
       const page = pageRequest({ older: opts.cursor }, Number(opts.limit));
       if (!page) throw new CliError('--cursor is not a cursor this command printed');
       await withRuntime(
         io,
         async ({ ctx }) => {
-          const found = await ctx.console.searchOrders({ mode, text: opts.q, state, profileId: opts.profile }, page);
+          const found = await ctx.console.searchOrders(filter, page);
           if (opts.json) {
             return io.json({
               // A list reads no recipients: a bulk order's are in `orders show --json`.
@@ -137,20 +164,24 @@ export function register(program: Command, io: CliIo): void {
           io.out(
             `  ${o.operator_name} ${o.package_label}  ${ghs(Number(o.amount))}  created ${at(o.created_at)}  completed ${at(o.completed_at)}`,
           );
-          if (o.error_message) io.out(`  error: ${o.error_message}`);
+          // What the partner reads; the upstreams' own answers are on the attempts below.
+          if (o.error_message) io.out(`  error (as the partner reads it): ${o.error_message}`);
           if (o.reversal_reason) io.out(`  reversed ${at(o.reversed_at)}: ${o.reversal_reason}`);
           io.out('recipients:');
           for (const i of d.items) {
             const step = i.outbox_kind ? `; next ${i.outbox_kind} ${at(i.outbox_run_at)}, tries ${String(i.outbox_tries)}` : '';
+            // A reversed recipient stays `completed` (it was delivered); the mark says its money went back.
+            const reversed = i.reversed_at === null ? '' : `  REVERSED ${at(i.reversed_at)}: refunded ${ghs(Number(i.amount))}${i.reversal_reason ? ` (${i.reversal_reason})` : ''}`;
             io.out(
-              `  #${i.idx} ${i.beneficiary_msisdn} ${i.status} attempt ${i.attempt} ${ghs(Number(i.amount))}${i.error_message ? ` (${i.error_message})` : ''}${step}`,
+              `  #${i.idx} ${i.beneficiary_msisdn} ${i.status} attempt ${i.attempt} ${ghs(Number(i.amount))}${i.error_message ? ` (${i.error_message})` : ''}${step}${reversed}`,
             );
           }
           if (attempts.length > 0) io.out('provider attempts:');
           for (const a of attempts) {
             const cost = a.cost === null ? '' : ` cost ${ghs(a.cost)}`;
+            const absences = a.absences > 0 ? ` proved absent ${String(a.absences)}x` : '';
             io.out(
-              `  ${a.reference} ${a.provider} ${a.status}${a.provider_transaction_id ? ` tx ${a.provider_transaction_id}` : ''}${cost} created ${at(a.created_at)}` +
+              `  ${a.reference} ${a.provider} ${a.status}${a.provider_transaction_id ? ` tx ${a.provider_transaction_id}` : ''}${cost}${absences} created ${at(a.created_at)}` +
                 `${a.message ? ` (${a.message})` : ''}${a.resolved_by ? ` resolved by ${a.resolved_by}` : ''}`,
             );
           }
@@ -171,11 +202,17 @@ export function register(program: Command, io: CliIo): void {
     .argument('<order>', `${ORDER_ARGUMENT} of a delivery that needs attention`)
     .option('--delivered', 'the upstream delivered it: the order completes, the hold is spent')
     .option('--failed', 'the upstream did not deliver it: the delivery fails, the hold is returned')
-    .requiredOption('--reason <text>', 'what the upstream said (kept on the attempt and in the audit trail)')
+    .option('--note <text>', "internal note, for staff only: what the upstream said, a ticket (kept on the attempt and in the audit trail; never shown to the partner)")
+    .option('--partner-message <text>', `with --failed: what the partner reads as the order's errorMessage (default "${PARTNER_MESSAGES.resolvedFailed}")`)
+    .option('--reason <text>', 'the same as --note (older scripts)')
     .option('--recipient <msisdn>', "a bulk order's recipient, by number (any form; default: the number the order was named by)")
     .description('settle an open delivery by hand after checking with its upstream (admin)')
-    .action(async (order: string, opts: { delivered?: boolean; failed?: boolean; reason: string; recipient?: string }) => {
+    .action(async (order: string, opts: { delivered?: boolean; failed?: boolean; note?: string; reason?: string; partnerMessage?: string; recipient?: string }) => {
       if (Boolean(opts.delivered) === Boolean(opts.failed)) throw new CliError('give exactly one of --delivered or --failed');
+      const note = opts.note ?? opts.reason;
+      if (note === undefined) throw new CliError('give --note <text>: the internal note (what the upstream said, a ticket)');
+      if (opts.note !== undefined && opts.reason !== undefined) throw new CliError('give --note or --reason (the same thing), not both');
+      if (opts.partnerMessage !== undefined && opts.delivered) throw new CliError('--partner-message goes with --failed: a delivered order has no error message');
       const recipient = opts.recipient === undefined ? undefined : (normaliseGhanaMsisdn(opts.recipient) ?? opts.recipient.trim());
       await withRuntime(
         io,
@@ -186,7 +223,8 @@ export function register(program: Command, io: CliIo): void {
             const r = await ctx.console.resolveDelivery(cliActor(), {
               order: named.order.id,
               outcome: opts.delivered ? 'completed' : 'failed',
-              reason: opts.reason,
+              note,
+              ...(opts.partnerMessage === undefined ? {} : { partnerMessage: opts.partnerMessage }),
               ...(msisdn === undefined ? {} : { msisdn }),
             });
             io.out(`order ${r.orderId} ${r.shortReference}: delivery to ${r.msisdn} ${r.outcome === 'completed' ? 'delivered' : 'failed'} (resolved by hand)`);

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { ROLES, type Role } from '../../domain/types.js';
 import { formatGhs, fromGhs, toGhs } from '../../lib/money.js';
 import type { PackagePricing, StaffPackageRow } from '../../modules/catalog/editor.js';
+import { describeBelowCost } from '../../modules/package-routes/pricing.js';
 import { cliActor } from '../actor.js';
 import { CliError, refused, withRuntime } from '../runtime.js';
 import type { CliIo } from '../io.js';
@@ -87,8 +88,9 @@ export function register(program: Command, io: CliIo): void {
     .option('--price <ghs>', 'the price for every role without its own')
     .option('--role-price <role=ghs>', 'a role price, such as Agent=19.50 (repeatable; Agent=none drops it)', rolePrice, [])
     .option('--status <status>', 'Active or Inactive')
+    .option('--below-cost', 'confirm that some role buys the package below a route\'s cost (refused without it)')
     .description("change a package's price, role prices or status (what is not given is kept); audited as package.update")
-    .action(async (packageId: string, opts: { price?: string; rolePrice: string[]; status?: string }) => {
+    .action(async (packageId: string, opts: { price?: string; rolePrice: string[]; status?: string; belowCost?: boolean }) => {
       if (opts.price === undefined && opts.rolePrice.length === 0 && opts.status === undefined) {
         throw new CliError('give --price, --role-price or --status');
       }
@@ -97,9 +99,13 @@ export function register(program: Command, io: CliIo): void {
         async ({ ctx }) => {
           const current = await ctx.packages.find(packageId);
           if (!current) throw new CliError(`no data package ${packageId}`);
-          await refused(() => ctx.console.updatePackage(cliActor(), packageId, pricingChange(current, opts)), 'refused: ');
+          const saved = await refused(
+            () => ctx.console.updatePackage(cliActor(), packageId, pricingChange(current, opts), { belowCost: opts.belowCost === true }),
+            'refused: ',
+          );
           const after = await ctx.packages.find(packageId);
           if (after) io.out(`updated ${line(after)}`);
+          if (saved.belowCost.length > 0) io.err(`warning: saved below cost, as confirmed: ${describeBelowCost(saved.belowCost)}`);
         },
         { logLevel: 'warn' },
       );

@@ -1,8 +1,17 @@
 import fs from 'node:fs/promises';
 import type { Command } from 'commander';
-import { formatGhs } from '../../lib/money.js';
+import { formatGhs, toGhs } from '../../lib/money.js';
+import { describeBelowCost, marginsOn, routeCost, type Prices } from '../../modules/package-routes/pricing.js';
 import { readRouteList, RouteListError, routeToWire } from '../../modules/package-routes/schemas.js';
-import { describeEnabled, usable, type PackageRoutes, type RoutingPolicy } from '../../modules/package-routes/service.js';
+import {
+  describeEnabled,
+  ROUTE_REFUSALS_FLAGGED,
+  usable,
+  type PackageRoutes,
+  type RefusedRoute,
+  type RouteCheck,
+  type RoutingPolicy,
+} from '../../modules/package-routes/service.js';
 import type { Route } from '../../providers/types.js';
 import { cliActor } from '../actor.js';
 import { CliError, refused, withRuntime } from '../runtime.js';
@@ -28,15 +37,46 @@ function enabledText(route: Route, policy: RoutingPolicy): string {
   return `not enabled here: ${policy.notEnabledBecause[route.provider] ?? 'not configured'}`;
 }
 
-/** One line per route: package, position, provider, product, amount and cost, and whether its upstream is enabled. */
-function routeLines(list: readonly PackageRoutes[], policy: RoutingPolicy): string[] {
-  return list.flatMap(({ packageId, routes }) =>
-    routes.length === 0
-      ? [`${packageId}  no routes`]
-      : routes.map((route, position) =>
-          [packageId, `#${position}`, route.provider, productOf(route), enabledText(route, policy)].filter((part) => part !== '').join('  '),
-        ),
+/** What the route costs against each role's price: `    cost GHS 10.00 (amount): Agent GHS 9.00 margin GHS -1.00 BELOW COST · …`. */
+function marginLine(route: Route, prices: Prices): string {
+  const cost = routeCost(route);
+  const roles = marginsOn(prices, route).map((m) =>
+    m.margin === null ? `${m.role} ${formatGhs(m.price)}` : `${m.role} ${formatGhs(m.price)} margin ${formatGhs(m.margin)}${m.margin < 0 ? ' BELOW COST' : ''}`,
   );
+  return `    ${cost === null ? 'cost unknown (no cost given)' : `cost ${formatGhs(cost.cost)} (${cost.from})`}: ${roles.join(' · ')}`;
+}
+
+interface RouteLineContext {
+  policy: RoutingPolicy;
+  /** Each package's prices: a route is followed by its cost against them. */
+  prices: ReadonlyMap<string, Prices>;
+  refused: readonly RefusedRoute[];
+}
+
+/**
+ * One line per route: package, position, provider, product, amount and cost, and whether its
+ * upstream is enabled; under it, its cost against each role's price with the margin, and a warning
+ * when the upstream refused it on its last orders.
+ */
+function routeLines(list: readonly PackageRoutes[], c: RouteLineContext): string[] {
+  return list.flatMap(({ packageId, routes }) => {
+    if (routes.length === 0) return [`${packageId}  no routes`];
+    const prices = c.prices.get(packageId);
+    return routes.flatMap((route, position) => {
+      const refused = c.refused.find((r) => r.packageId === packageId && r.position === position);
+      return [
+        [packageId, `#${position}`, route.provider, productOf(route), enabledText(route, c.policy)].filter((part) => part !== '').join('  '),
+        ...(prices ? [marginLine(route, prices)] : []),
+        ...(refused ? [`    REFUSED on its last ${ROUTE_REFUSALS_FLAGGED} orders: ${refused.message ?? 'no reason given'}`] : []),
+      ];
+    });
+  });
+}
+
+function checkLine(check: RouteCheck): string | null {
+  if (check.checked === 'offered') return `checked #${check.position} ${check.provider}: ${check.detail}`;
+  if (check.checked === 'not-enabled') return `not checked #${check.position} ${check.provider}: ${check.detail}`;
+  return null;
 }
 
 async function readRoutesFile(file: string): Promise<Route[]> {
@@ -74,16 +114,29 @@ export function register(program: Command, io: CliIo): void {
         async ({ ctx }) => {
           const policy = ctx.packageRoutes.policy;
           const list = await refused(() => ctx.packageRoutes.list(opts.package));
+          const [packages, refusals] = await Promise.all([ctx.packages.list(), ctx.packageRoutes.refusedRoutes(list.map((l) => l.packageId))]);
+          const prices = new Map<string, Prices>(packages.map((p) => [p.id, p]));
           if (opts.json) {
             return io.json(
               list.map(({ packageId, routes: r }) => ({
                 packageId,
-                routes: r.map((route) => ({ ...routeToWire(route), enabled: policy.enabled.has(route.provider) })),
+                routes: r.map((route, position) => {
+                  const cost = routeCost(route);
+                  const p = prices.get(packageId);
+                  return {
+                    ...routeToWire(route),
+                    enabled: policy.enabled.has(route.provider),
+                    routeCost: cost === null ? null : toGhs(cost.cost),
+                    routeCostFrom: cost?.from ?? null,
+                    prices: p ? marginsOn(p, route).map((m) => ({ role: m.role, price: toGhs(m.price), margin: m.margin === null ? null : toGhs(m.margin) })) : [],
+                    refusedLastOrders: refusals.some((x) => x.packageId === packageId && x.position === position),
+                  };
+                }),
               })),
             );
           }
           if (list.length === 0) io.out('no routes (set them with: routes set <packageId> <routes.json>)');
-          for (const line of routeLines(list, policy)) io.out(line);
+          for (const line of routeLines(list, { policy, prices, refused: refusals })) io.out(line);
         },
         { logLevel: 'warn' },
       );
@@ -93,16 +146,29 @@ export function register(program: Command, io: CliIo): void {
     .command('set')
     .argument('<packageId>', 'the data package')
     .argument('<file>', 'a JSON file holding the list of routes, first tried first (the format is in docs/live-delivery.md, "Routes")')
-    .description("replace a data package's routes (recorded in the audit trail); prints the new list")
-    .action(async (packageId: string, file: string) => {
+    .option('--below-cost', 'confirm that some role buys the package below a route\'s cost (refused without it)')
+    .description(
+      "replace a data package's routes (recorded in the audit trail): each new route is first read at its upstream when that upstream is enabled here, and refused if it does not offer it; prints the new list",
+    )
+    .action(async (packageId: string, file: string, opts: { belowCost?: boolean }) => {
       const list = await readRoutesFile(file);
       await withRuntime(
         io,
         async ({ ctx }) => {
           const policy = ctx.packageRoutes.policy;
-          await refused(() => ctx.console.setPackageRoutes(cliActor(), packageId, list), 'refused: ');
+          const saved = await refused(
+            () => ctx.console.setPackageRoutes(cliActor(), packageId, list, { belowCost: opts.belowCost === true }),
+            'refused: ',
+          );
+          const current = await ctx.packages.find(packageId);
           io.out(`routes of ${packageId} set`);
-          for (const line of routeLines([{ packageId, routes: list }], policy)) io.out(line);
+          const prices = new Map<string, Prices>(current ? [[packageId, current]] : []);
+          for (const line of routeLines([{ packageId, routes: list }], { policy, prices, refused: [] })) io.out(line);
+          for (const check of saved.checks) {
+            const line = checkLine(check);
+            if (line !== null) io.out(line);
+          }
+          if (saved.belowCost.length > 0) io.err(`warning: saved below cost, as confirmed: ${describeBelowCost(saved.belowCost)}`);
           if (usable(list, policy.enabled).length === 0) {
             io.err(`warning: no route of ${packageId} has an upstream enabled in this configuration (upstreams enabled: ${describeEnabled(policy.enabled)})`);
           }

@@ -17,14 +17,19 @@ export function register(program: Command, io: CliIo): void {
     .command('create')
     .requiredOption('--email <email>', 'the staff member’s e-mail (their sign-in name)')
     .requiredOption('--role <role>', 'admin, operator or viewer')
-    .description('create a console account; prints a one-time password (only its scrypt hash is stored)')
+    .description('create a console account; prints a one-time password (only its scrypt hash is stored); a new admin waits for another admin (four eyes) unless none exists')
     .action(async (opts: { email: string; role: string }) => {
       const wanted = role(opts.role);
       await withRuntime(
         io,
         async ({ ctx }) => {
-          const { account, password } = await refused(() => ctx.console.createStaff(cliActor(), opts.email, wanted));
-          io.out(`staff ${account.id} ${account.email} (${account.role})\none-time password (shown once): ${password}`);
+          const { account, request, password } = await refused(() => ctx.console.createStaff(cliActor(), opts.email, wanted));
+          if (request)
+            io.out(
+              `request ${request.id}: ${request.email} (${request.role}) waits for an admin to approve it in the console (/console/staff)\n` +
+                `one-time password (shown once; it works once approved): ${password}`,
+            );
+          else if (account) io.out(`staff ${account.id} ${account.email} (${account.role})\none-time password (shown once): ${password}`);
         },
         { logLevel: 'warn' },
       );
@@ -81,11 +86,32 @@ export function register(program: Command, io: CliIo): void {
     });
 
   staff
+    .command('requests')
+    .option('--all', 'decided ones too (the latest 200)')
+    .option('--json', 'print as JSON')
+    .description('new admins and roles raised to admin waiting for a second admin (approve or reject them in the console)')
+    .action(async (opts: { all?: boolean; json?: boolean }) => {
+      await withRuntime(
+        io,
+        async ({ ctx }) => {
+          const requests = await ctx.console.staffRequests(opts.all ? undefined : 'pending');
+          if (opts.json) return io.json(requests);
+          if (requests.length === 0) io.out(opts.all ? 'no staff requests' : 'no staff request waits for approval');
+          for (const r of requests) {
+            const decided = r.decidedBy === null ? '' : `  ${r.status} by ${r.decidedBy}${r.decisionReason ? `: ${r.decisionReason}` : ''}`;
+            io.out(`${r.id}  ${r.kind}  ${r.email}  ${r.role}  requested by ${r.requestedBy}  ${new Date(r.createdAt).toISOString()}  ${r.status}${decided}`);
+          }
+        },
+        { logLevel: 'warn' },
+      );
+    });
+
+  staff
     .command('update')
     .argument('<email>', 'the account’s e-mail')
     .option('--role <role>', 'admin, operator or viewer')
     .option('--status <status>', 'active or disabled')
-    .description('change an account’s role or status; its sessions end')
+    .description('change an account’s role or status; its sessions end; raising a role to admin waits for another admin (four eyes)')
     .action(async (email: string, opts: { role?: string; status?: string }) => {
       const change: { role?: ReturnType<typeof role>; status?: 'active' | 'disabled' } = {};
       if (opts.role !== undefined) change.role = role(opts.role);
@@ -99,8 +125,9 @@ export function register(program: Command, io: CliIo): void {
         async ({ ctx }) => {
           const account = await ctx.staff.findByEmail(email);
           if (!account) throw new CliError(`no staff account ${email}`);
-          const updated = await refused(() => ctx.console.updateStaff(cliActor(), account.id, change));
-          io.out(`staff ${updated.email}: ${updated.role}, ${updated.status}`);
+          const { account: updated, request } = await refused(() => ctx.console.updateStaff(cliActor(), account.id, change));
+          if (request) io.out(`request ${request.id}: ${request.email} as ${request.role} waits for an admin to approve it in the console (/console/staff)`);
+          else io.out(`staff ${updated.email}: ${updated.role}, ${updated.status}`);
         },
         { logLevel: 'warn' },
       );

@@ -2,8 +2,9 @@ import type { Command } from 'commander';
 import type { TopUpRow, TopUpStatus } from '../../db/schema.js';
 import type { Mode } from '../../domain/types.js';
 import { formatGhs } from '../../lib/money.js';
-import { cliActor } from '../actor.js';
+import { cliActor, cliApprover, withApproverOptions, type ApproverOptions } from '../actor.js';
 import { topUpJson } from '../json-views.js';
+import { EXPORT_MAX_ROWS, topUpsCsv } from '../../modules/console/exports.js';
 import { CliError, refused, withRuntime } from '../runtime.js';
 import type { CliIo } from '../io.js';
 
@@ -28,10 +29,14 @@ function parseLimit(value: string): number {
   return Number(value);
 }
 
+const firstApprovalLine = (id: string, amount: number) =>
+  `first approval of ${id} recorded (1 of 2): ${formatGhs(amount)} waits for a second approval by another admin; nothing moved yet`;
+
 function line(t: TopUpRow): string {
   const decided = t.decided_at ? `  ${t.status} ${new Date(t.decided_at).toISOString()} by ${t.decided_by ?? '?'}` : '';
+  const first = t.first_approved_by === null ? '' : `  ${t.status === 'pending' ? '1 of 2 approvals, ' : 'first approval '}by ${t.first_approved_by}`;
   const reason = t.rejection_reason ? `  reason: ${t.rejection_reason}` : '';
-  return `${t.id}  ${t.mode}  ${t.profile_id}  ${t.status}  ${formatGhs(t.amount)}  ${t.method}  ref ${t.reference}  requested ${new Date(t.created_at).toISOString()}${decided}${reason}`;
+  return `${t.id}  ${t.mode}  ${t.profile_id}  ${t.status}  ${formatGhs(t.amount)}  ${t.method}  ref ${t.reference}  requested ${new Date(t.created_at).toISOString()}${first}${decided}${reason}`;
 }
 
 export function register(program: Command, io: CliIo): void {
@@ -42,10 +47,17 @@ export function register(program: Command, io: CliIo): void {
     .option('--status <status>', 'pending, approved or rejected')
     .option('--mode <mode>', 'live or test')
     .option('--limit <n>', 'how many, newest first', '50')
-    .option('--json', "print as JSON: the API's top-ups, with profileId, mode and decidedBy")
+    .option('--json', "print as JSON: the API's top-ups, with profileId, mode, decidedBy and firstApprovedBy/firstApprovedAt")
+    .option('--csv', `print every top-up of one mode (--mode, default live) and --status as CSV, up to ${EXPORT_MAX_ROWS} (--limit does not apply): the console's top-ups export`)
     .description('list top-up requests, newest first')
-    .action(async (opts: { status?: string; mode?: string; limit: string; json?: boolean }) => {
+    .action(async (opts: { status?: string; mode?: string; limit: string; json?: boolean; csv?: boolean }) => {
       const filter = { status: parseStatus(opts.status), mode: parseMode(opts.mode), limit: parseLimit(opts.limit) };
+      if (opts.json && opts.csv) throw new CliError('--json and --csv: choose one');
+      if (opts.csv) {
+        const exported = { mode: filter.mode ?? 'live', status: filter.status };
+        await withRuntime(io, async ({ ctx }) => io.write(await refused(() => topUpsCsv(ctx.console, exported))), { logLevel: 'warn' });
+        return;
+      }
       await withRuntime(
         io,
         async ({ ctx }) => {
@@ -58,37 +70,47 @@ export function register(program: Command, io: CliIo): void {
       );
     });
 
-  topups
-    .command('approve')
-    .argument('<id...>', 'one or more top-up ids')
-    .description(
-      'approve pending top-ups: each credits its wallet once, in its own unit of work (recorded as cli:<your user> in the audit trail); ' +
-        'one already decided or refused is reported and the others go on; exits 1 when any was not approved',
-    )
-    .action(async (ids: string[]) => {
-      await withRuntime(
-        io,
-        async ({ ctx }) => {
-          if (ids.length === 1) {
-            const row = await refused(() => ctx.console.approveTopUp(cliActor(), ids[0] ?? ''), 'refused: ');
-            io.out(`approved ${row.id}: credited ${formatGhs(row.amount)} to ${row.profile_id} (${row.mode})`);
-            return;
-          }
-          const outcomes = await ctx.console.approveTopUps(cliActor(), ids);
-          for (const o of outcomes) {
-            io.out(
-              o.approved
-                ? `approved ${o.id}: credited ${formatGhs(o.amount ?? 0)} to ${o.profileId ?? '?'} (${o.mode ?? '?'})`
-                : `NOT approved ${o.id}: ${o.why ?? ''}`,
-            );
-          }
-          const notApproved = outcomes.filter((o) => !o.approved).length;
-          io.out(`${outcomes.length - notApproved} approved, ${notApproved} not approved`);
-          if (notApproved > 0) io.exitCode = 1;
-        },
-        { logLevel: 'warn' },
-      );
-    });
+  withApproverOptions(
+    topups
+      .command('approve')
+      .argument('<id...>', 'one or more top-up ids')
+      .description(
+        'approve pending top-ups: each credits its wallet once, in its own unit of work (recorded as cli:<your user> in the audit trail); ' +
+          'one above TOPUP_APPROVAL_ABOVE needs two approvals by named staff (--approver with the password, or the console); ' +
+          'one already decided or refused is reported and the others go on; exits 1 when any was not approved',
+      ),
+  ).action(async (ids: string[], opts: ApproverOptions) => {
+    await withRuntime(
+      io,
+      async (rt) => {
+        const { actor, role } = await cliApprover(rt, io, opts);
+        if (ids.length === 1) {
+          const row = await refused(() => rt.ctx.console.approveTopUp(actor, ids[0] ?? '', role), 'refused: ');
+          io.out(
+            row.status === 'approved'
+              ? `approved ${row.id}: credited ${formatGhs(row.amount)} to ${row.profile_id} (${row.mode})`
+              : firstApprovalLine(row.id, row.amount),
+          );
+          return;
+        }
+        const outcomes = await rt.ctx.console.approveTopUps(actor, ids, role);
+        for (const o of outcomes) {
+          io.out(
+            {
+              approved: `approved ${o.id}: credited ${formatGhs(o.amount ?? 0)} to ${o.profileId ?? '?'} (${o.mode ?? '?'})`,
+              first: firstApprovalLine(o.id, o.amount ?? 0),
+              refused: `NOT approved ${o.id}: ${o.why ?? ''}`,
+            }[o.outcome],
+          );
+        }
+        const count = (outcome: string) => outcomes.filter((o) => o.outcome === outcome).length;
+        const firsts = count('first') > 0 ? `, ${count('first')} waiting for a second approval` : '';
+        io.out(`${count('approved')} approved${firsts}, ${count('refused')} not approved`);
+        if (count('refused') > 0) io.exitCode = 1;
+      },
+      { logLevel: 'warn' },
+    );
+  });
 
   topups
     .command('reject')

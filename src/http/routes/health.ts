@@ -41,7 +41,9 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ database: Database; lifec
       503: Type.Ref('ErrorEnvelope'),
     },
   };
-  app.get('/healthz', { schema: healthz }, async () => {
+  // Probes come every few seconds from load balancers and orchestrators: their request lines would
+  // drown the log, so these routes log only warnings and errors.
+  app.get('/healthz', { schema: healthz, logLevel: 'warn' }, async () => {
     try {
       await database.ping();
     } catch {
@@ -56,7 +58,7 @@ export const healthRoutes: FastifyPluginAsyncTypebox<{ database: Database; lifec
     security: [],
     response: { 200: Readiness, 503: Readiness },
   };
-  app.get('/readyz', { schema: readyz }, async (_request, reply) => {
+  app.get('/readyz', { schema: readyz, logLevel: 'warn' }, async (_request, reply) => {
     reply.header('cache-control', 'no-store');
     const phase = lifecycle.phase;
     if (phase !== 'ready') return reply.code(503).send({ status: phase });

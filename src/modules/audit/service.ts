@@ -18,6 +18,7 @@ export interface Actor {
 /** Every action the trail records (docs/console.md, "The audit trail"). */
 export const AUDIT_ACTIONS = [
   'topup.approve',
+  'topup.approve.first',
   'topup.reject',
   'topup.recheck',
   'order.reverse',
@@ -41,6 +42,9 @@ export const AUDIT_ACTIONS = [
   'staff.totp_reset',
   'staff.recovery_code_used',
   'staff.recovery_codes_regenerate',
+  'staff.request',
+  'staff.request.approve',
+  'staff.request.reject',
   'ledger.verify',
   'webhook.disable',
   'webhook.enable',
@@ -55,6 +59,11 @@ export const AUDIT_ACTIONS = [
   'wallet.adjust.approve',
   'wallet.adjust.reject',
   'operator.network',
+  'import.operator',
+  'import.product',
+  'import.package',
+  'import.rc_package',
+  'import.profile',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

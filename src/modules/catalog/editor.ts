@@ -5,6 +5,7 @@ import { ROLES, type Clock, type Role } from '../../domain/types.js';
 import { toGhs } from '../../lib/money.js';
 import type { Actor, AuditTrail } from '../audit/service.js';
 import type { PackageRouteRepository } from '../package-routes/repository.js';
+import { belowCostInGhs, guardBelowCost, type BelowCost } from '../package-routes/pricing.js';
 import { describeEnabled, usable, type RoutingPolicy } from '../package-routes/service.js';
 import type { CatalogRepository, PackagePricing, StaffOperatorRow, StaffPackageRow } from './repository.js';
 
@@ -54,7 +55,16 @@ export class PackageEditor {
     return (await this.catalog.packagesForStaff(packageId))[0];
   }
 
-  async update(actor: Actor, packageId: string, change: PackagePricing): Promise<{ before: PackagePricing; after: PackagePricing }> {
+  /**
+   * `belowCost`: the staff member confirmed that the package, active after the change, sells below
+   * one of its routes' costs for some role; without it such a change is refused (BELOW_COST).
+   */
+  async update(
+    actor: Actor,
+    packageId: string,
+    change: PackagePricing,
+    options: { belowCost?: boolean } = {},
+  ): Promise<{ before: PackagePricing; after: PackagePricing; belowCost: BelowCost[] }> {
     checkPrice('the price', change.price);
     const roles = new Set<Role>();
     for (const r of change.rolePrices) {
@@ -74,13 +84,16 @@ export class PackageEditor {
           );
         }
       }
+      // An inactive package sells nothing: its prices are checked against its routes when it is activated.
+      const below = change.status === 'Active' ? guardBelowCost(packageId, change, await this.routes.ofPackage(packageId, tx), options.belowCost === true) : [];
       await this.catalog.setPricing(tx, packageId, change, this.clock());
       await this.catalog.bumpVersion(tx);
       await this.audit.record(tx, actor, 'package.update', { type: 'data_package', id: packageId }, {
         before: pricingInGhs(before),
         after: pricingInGhs(change),
+        ...(below.length > 0 ? { belowCostConfirmed: belowCostInGhs(below) } : {}),
       });
-      return { before, after: change };
+      return { before, after: change, belowCost: below };
     });
   }
 

@@ -6,10 +6,10 @@ import type { Mode } from '../../domain/types.js';
 import type { Route } from '../../providers/types.js';
 import type { Network } from '../../domain/networks.js';
 import type { PackageEditor, PackagePricing } from '../catalog/editor.js';
-import type { DeliveryService } from '../deliveries/service.js';
+import type { DeliveryService, StaffResolutionRequest } from '../deliveries/service.js';
 import type { OrderService } from '../orders/service.js';
 import { routeToWire } from '../package-routes/schemas.js';
-import type { PackageRouteService } from '../package-routes/service.js';
+import type { PackageRouteService, RouteSaveOptions } from '../package-routes/service.js';
 import { toGhs } from '../../lib/money.js';
 import type { ProfileService } from '../profiles/service.js';
 import { InventoryImportError } from '../result-checker/csv.js';
@@ -61,8 +61,9 @@ export interface ConsoleServices {
 /** What became of one top-up of a bulk approval. */
 export interface BulkApproval {
   id: string;
-  approved: boolean;
-  /** Pesewas credited; null when refused. */
+  /** approved: credited; first: the first of its two approvals recorded (nothing moved yet); refused: see why. */
+  outcome: 'approved' | 'first' | 'refused';
+  /** Pesewas credited (or to be credited at the second approval); null when refused. */
   amount: number | null;
   profileId: string | null;
   mode: Mode | null;
@@ -108,6 +109,12 @@ export class ConsoleOperations {
     return { mode, ...ofMode, names, floats, unresolved, activity, stuckAfterMs: this.s.orderStuckAfterMs, pendingTopUps, stock, lastVerify };
   }
 
+  /** What the dashboard flags on data packages: active ones sold below a route's cost, routes refused on their last orders. */
+  async packageFlags() {
+    const [belowCost, refused] = await Promise.all([this.s.packageRoutes.belowCostPackages(), this.s.packageRoutes.refusedRoutes()]);
+    return { belowCost, refused };
+  }
+
   async lastVerify(): Promise<AuditEntry | null> {
     const [last] = await this.s.audit.list({ action: 'ledger.verify', limit: 1 });
     return last ?? null;
@@ -130,6 +137,11 @@ export class ConsoleOperations {
     return { ...found, names: await this.partnerNames(found.rows.map((o) => o.profile_id)) };
   }
 
+  /** Each order's recipients and refunded pesewas, for the orders export (./exports.ts). */
+  orderExportFacts(orderIds: readonly string[]) {
+    return this.s.orders.exportFacts(orderIds);
+  }
+
   /** Partners' names by profile id, for the pages that show a partner. */
   partnerNames(profileIds: readonly string[]): Promise<Map<string, string>> {
     return this.s.profiles.namesOf(profileIds);
@@ -149,8 +161,12 @@ export class ConsoleOperations {
 
   async order(idOrReference: string) {
     const detail = await this.s.orders.detailForStaff(idOrReference);
-    const [attempts, names] = await Promise.all([this.s.deliveries.attemptsOf(detail.order.id), this.partnerNames([detail.order.profile_id])]);
-    return { ...detail, attempts, names };
+    const [attempts, names, sale] = await Promise.all([
+      this.s.deliveries.attemptsOf(detail.order.id),
+      this.partnerNames([detail.order.profile_id]),
+      detail.order.order_type === 'result_checker' ? this.s.resultChecker.saleForStaff(detail.order.id) : undefined,
+    ]);
+    return { ...detail, attempts, names, sale: sale ?? null };
   }
 
   stock() {
@@ -184,7 +200,8 @@ export class ConsoleOperations {
   async package(packageId: string) {
     const found = await this.s.packages.find(packageId);
     if (!found) return null;
-    return { ...found, routes: await this.s.packageRoutes.routesOf(packageId), policy: this.s.packageRoutes.policy };
+    const [routes, refused] = await Promise.all([this.s.packageRoutes.routesOf(packageId), this.s.packageRoutes.refusedRoutes([packageId])]);
+    return { ...found, routes, refused, policy: this.s.packageRoutes.policy };
   }
 
   /** A profile's details as the edit form shows them. */
@@ -192,6 +209,7 @@ export class ConsoleOperations {
     return this.s.profiles.details(profileId);
   }
 
+  /** The statement in lines (one per order, refund, top-up or adjustment), as partners read it. */
   statement(query: StatementQuery) {
     return this.s.statements.statement(query);
   }
@@ -226,6 +244,11 @@ export class ConsoleOperations {
     return this.s.margins.report(from, to, by);
   }
 
+  /** Live sales of the period whose cost is not known (the margins page's list). */
+  unknownCostSales(from: number, to: number) {
+    return this.s.margins.unknownCost(from, to);
+  }
+
   /** The latest run of each upstream, the findings (unresolved first), and which upstreams may be reconciled here. */
   async reconciliation() {
     const [runs, findings] = await Promise.all([this.s.reconciliation.latestRuns(), this.s.reconciliation.findings({ limit: 300 })]);
@@ -240,24 +263,35 @@ export class ConsoleOperations {
   // Each service records its own audit row in the unit of work that makes the change; a refusal
   // (nothing changed) is recorded here, with why. The CLI's staff commands call these same methods.
 
-  approveTopUp(actor: Actor, id: string) {
-    return this.refusalRecorded(actor, 'topup.approve', { type: 'top_up', id }, {}, () => this.s.topUps.approve(actor, id));
+  /**
+   * An approval of a top-up; `role` is the approver's staff role (null: the CLI's own user). Above
+   * TOPUP_APPROVAL_ABOVE the first approval leaves the top-up pending (the row returned says so).
+   */
+  approveTopUp(actor: Actor, id: string, role: StaffRole | null) {
+    return this.refusalRecorded(actor, 'topup.approve', { type: 'top_up', id }, {}, () => this.s.topUps.approve(actor, id, role));
+  }
+
+  /** Pesewas (TOPUP_APPROVAL_ABOVE): a top-up request above it needs two approvals. */
+  get topUpApprovalAbove(): number {
+    return this.s.topUps.approvalAbove;
   }
 
   /**
    * Several top-ups approved in one action, each exactly as one approval (its own unit of work,
-   * posting, ledger entry, event and audit row); one refused (decided by someone else meanwhile, a
-   * Mobile Money top-up, unknown) is reported with why and the others go on.
+   * posting, ledger entry, event and audit row, or the first of two approvals); one refused (decided
+   * by someone else meanwhile, a Mobile Money top-up, unknown, a second approval this approver may
+   * not give) is reported with why and the others go on.
    */
-  async approveTopUps(actor: Actor, ids: readonly string[]): Promise<BulkApproval[]> {
+  async approveTopUps(actor: Actor, ids: readonly string[], role: StaffRole | null): Promise<BulkApproval[]> {
     const outcomes: BulkApproval[] = [];
     for (const id of new Set(ids)) {
       try {
-        const row = await this.approveTopUp(actor, id);
-        outcomes.push({ id, approved: true, amount: Number(row.amount), profileId: row.profile_id, mode: row.mode, why: null });
+        const row = await this.approveTopUp(actor, id, role);
+        const outcome = row.status === 'approved' ? 'approved' : 'first';
+        outcomes.push({ id, outcome, amount: Number(row.amount), profileId: row.profile_id, mode: row.mode, why: null });
       } catch (error) {
         if (!isRefusal(error)) throw error;
-        outcomes.push({ id, approved: false, amount: null, profileId: null, mode: null, why: error.message });
+        outcomes.push({ id, outcome: 'refused', amount: null, profileId: null, mode: null, why: error.message });
       }
     }
     return outcomes;
@@ -304,8 +338,9 @@ export class ConsoleOperations {
   /**
    * An admin settles an open delivery by hand after checking with the upstream (docs/live-delivery.md, "One delivery, many attempts"): the same settlement and events as the worker's.
    */
-  resolveDelivery(actor: Actor, r: { order: string; msisdn?: string; outcome: 'completed' | 'failed'; reason: string }) {
-    return this.refusalRecorded(actor, 'order.resolve', { type: 'order', id: r.order }, { outcome: r.outcome, reason: r.reason }, () =>
+  resolveDelivery(actor: Actor, r: StaffResolutionRequest) {
+    const detail = { outcome: r.outcome, note: r.note, ...(r.partnerMessage === undefined ? {} : { partnerMessage: r.partnerMessage }) };
+    return this.refusalRecorded(actor, 'order.resolve', { type: 'order', id: r.order }, detail, () =>
       this.s.deliveries.resolveByStaff(actor, r),
     );
   }
@@ -380,17 +415,35 @@ export class ConsoleOperations {
     );
   }
 
-  /** The one-time password is returned once and never recorded. A refusal names the e-mail (there is no account id). */
+  /**
+   * The one-time password is returned once and never recorded. A new admin is a request for a second
+   * admin (docs/console.md, "Four eyes"). A refusal names the e-mail (there is no account id).
+   */
   createStaff(actor: Actor, email: string, role: StaffRole) {
     const target = { type: 'staff', id: email.trim().toLowerCase().slice(0, 254) };
     return this.refusalRecorded(actor, 'staff.create', target, { email, role }, () =>
-      this.s.staff.create(actor, email, role),
+      this.s.staff.createOrRequest(actor, email, role),
     );
   }
 
+  staffRequests(status?: 'pending') {
+    return this.s.staff.requests({ status });
+  }
+
+  approveStaffRequest(actor: Actor, id: string) {
+    return this.refusalRecorded(actor, 'staff.request.approve', { type: 'staff_request', id }, {}, () => this.s.staff.approveRequest(actor, id));
+  }
+
+  rejectStaffRequest(actor: Actor, id: string, reason: string) {
+    return this.refusalRecorded(actor, 'staff.request.reject', { type: 'staff_request', id }, { reason }, () =>
+      this.s.staff.rejectRequest(actor, id, reason),
+    );
+  }
+
+  /** Raising a role to admin is a request for a second admin. */
   updateStaff(actor: Actor, staffId: string, change: { role?: StaffRole; status?: 'active' | 'disabled' }) {
     return this.refusalRecorded(actor, 'staff.update', { type: 'staff', id: staffId }, change, () =>
-      this.s.staff.update(actor, staffId, change),
+      this.s.staff.updateOrRequest(actor, staffId, change),
     );
   }
 
@@ -427,10 +480,11 @@ export class ConsoleOperations {
   }
 
   /** `change` in pesewas; the audit row carries GHS. */
-  updatePackage(actor: Actor, packageId: string, change: PackagePricing) {
-    const input = { price: toGhs(change.price), status: change.status };
+  /** `options.belowCost`: the staff member confirmed a price below a route's cost. */
+  updatePackage(actor: Actor, packageId: string, change: PackagePricing, options: { belowCost?: boolean } = {}) {
+    const input = { price: toGhs(change.price), status: change.status, ...(options.belowCost ? { belowCost: true } : {}) };
     return this.refusalRecorded(actor, 'package.update', { type: 'data_package', id: packageId }, input, () =>
-      this.s.packages.update(actor, packageId, change),
+      this.s.packages.update(actor, packageId, change, options),
     );
   }
 
@@ -446,7 +500,7 @@ export class ConsoleOperations {
   }
 
   /** Routes already read (readRouteList); the console refuses to leave an active package without a usable route. */
-  setPackageRoutes(actor: Actor, packageId: string, routes: readonly Route[], options: { guardActive?: boolean } = {}) {
+  setPackageRoutes(actor: Actor, packageId: string, routes: readonly Route[], options: RouteSaveOptions = {}) {
     return this.refusalRecorded(actor, 'package.routes.set', { type: 'data_package', id: packageId }, { routes: routes.map(routeToWire) }, () =>
       this.s.packageRoutes.replace(actor, packageId, routes, options),
     );

@@ -1,6 +1,6 @@
 import type { Insertable } from 'kysely';
 import type { Database } from '../../db/connection.js';
-import type { StaffAccountRow, StaffAccountsTable, StaffRole } from '../../db/schema.js';
+import type { StaffAccountRow, StaffAccountsTable, StaffRequestRow, StaffRequestStatus, StaffRole } from '../../db/schema.js';
 import type { Tx } from '../../db/unit-of-work.js';
 
 /** Staff accounts and their sessions. */
@@ -48,7 +48,7 @@ export class StaffRepository {
   async updateAccount(
     tx: Tx,
     id: string,
-    change: { role?: StaffRole; status?: 'active' | 'disabled'; password_hash?: string },
+    change: { role?: StaffRole; status?: 'active' | 'disabled'; password_hash?: string; password_reset_by_staff_id?: string | null },
     now: number,
   ): Promise<void> {
     const oneTime = change.password_hash === undefined ? {} : { password_change_required: 1 };
@@ -113,6 +113,42 @@ export class StaffRepository {
 
   async deleteExpiredSessions(tx: Tx, now: number): Promise<void> {
     await tx.execute(tx.qb.deleteFrom('staff_sessions').where('expires_at', '<=', now));
+  }
+
+  // ---- requests for a second admin (docs/console.md, "Four eyes") ----
+
+  async insertRequest(tx: Tx, row: StaffRequestRow): Promise<void> {
+    await tx.execute(tx.qb.insertInto('staff_requests').values(row));
+  }
+
+  async findRequest(tx: Tx, id: string): Promise<StaffRequestRow | undefined> {
+    return (await tx.execute(tx.qb.selectFrom('staff_requests').selectAll().where('id', '=', id))).rows[0];
+  }
+
+  async pendingRequestFor(tx: Tx, email: string): Promise<StaffRequestRow | undefined> {
+    return (await tx.execute(tx.qb.selectFrom('staff_requests').selectAll().where('email', '=', email).where('status', '=', 'pending'))).rows[0];
+  }
+
+  /** Decides a pending request (a new account's password hash goes); false when it was no longer pending. */
+  async decideRequest(
+    tx: Tx,
+    id: string,
+    d: { status: 'approved' | 'rejected'; by: string; byStaffId: string | null; reason: string | null; now: number },
+  ): Promise<boolean> {
+    const result = await tx.execute(
+      tx.qb
+        .updateTable('staff_requests')
+        .set({ status: d.status, decided_by: d.by, decided_by_staff_id: d.byStaffId, decision_reason: d.reason, decided_at: d.now, password_hash: null })
+        .where('id', '=', id)
+        .where('status', '=', 'pending'),
+    );
+    return Number(result.numAffectedRows ?? 0) === 1;
+  }
+
+  async listRequests(filter: { status?: StaffRequestStatus | undefined; limit: number }): Promise<StaffRequestRow[]> {
+    let query = this.database.read.selectFrom('staff_requests').selectAll();
+    if (filter.status) query = query.where('status', '=', filter.status);
+    return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(filter.limit).execute();
   }
 
   // ---- the holder's own password ----

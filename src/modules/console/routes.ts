@@ -251,6 +251,15 @@ export async function consoleRoutes(app: FastifyInstance, opts: ConsoleRouteOpti
     }
   });
 
+  // An unknown path under /console is an HTML page, 404, signed in or not: the session hook above
+  // answers it (no route declares a role), so it says no more than that there is no such page.
+  await app.register(
+    async (scope) => {
+      scope.setNotFoundHandler((_request, reply) => html(reply, errorPage(null, 404, 'No such console page.'), 404));
+    },
+    { prefix: '/console' },
+  );
+
   for (const routes of [
     assetRoutes,
     sessionRoutes,

@@ -26,8 +26,8 @@ export type LoginBody = Static<typeof LoginBody>;
 export const CodeBody = Type.Object({ ...Csrf, code: Type.String({ maxLength: 32 }) });
 export type CodeBody = Static<typeof CodeBody>;
 
-/** Turning two-factor sign-in off: the password and a current code. */
-export const TwoFactorOffBody = Type.Object({ ...Csrf, password: Type.String({ maxLength: 1024 }), code: Type.String({ maxLength: 32 }) });
+/** Turning two-factor sign-in on (confirming the set-up) or off: the password and a current code. */
+export const PasswordAndCodeBody = Type.Object({ ...Csrf, password: Type.String({ maxLength: 1024 }), code: Type.String({ maxLength: 32 }) });
 
 /** The change-password form: the current password, and the new one twice. */
 export const PasswordBody = Type.Object({
@@ -54,10 +54,12 @@ export const ReconcileBody = Type.Object({
 export type ReconcileBody = Static<typeof ReconcileBody>;
 export type ReasonBody = Static<typeof ReasonBody>;
 
+/** A delivery resolved by hand: the internal note (staff only) and, for a failure, the partner's message (empty: the standard one). */
 export const ResolveBody = Type.Object({
   ...Csrf,
   outcome: Type.Union([Type.Literal('completed'), Type.Literal('failed')]),
-  reason: Type.String({ maxLength: 500 }),
+  note: Type.String({ maxLength: 500 }),
+  partnerMessage: Type.Optional(Type.String({ maxLength: 300 })),
   recipient: Type.Optional(Type.String({ maxLength: 20, pattern: '^[0-9]*$' })),
 });
 export type ResolveBody = Static<typeof ResolveBody>;
@@ -143,12 +145,22 @@ export const BulkApproveBody = Type.Object({
 });
 export type BulkApproveBody = Static<typeof BulkApproveBody>;
 
-/** The margin report's period (ISO 8601 times) and grouping; defaults: the last 30 days by day. */
+/**
+ * The margin report's period (days from the date pickers, both included, or ISO 8601 times, `to` not
+ * included) and grouping; defaults: the last 30 days by day.
+ */
 export const MarginsQuery = Type.Object({
   from: Type.Optional(Type.String({ maxLength: 40 })),
   to: Type.Optional(Type.String({ maxLength: 40 })),
   by: Type.Optional(
-    Type.Union([Type.Literal('day'), Type.Literal('operator'), Type.Literal('package'), Type.Literal('provider'), Type.Literal('partner')]),
+    Type.Union([
+      Type.Literal('day'),
+      Type.Literal('kind'),
+      Type.Literal('operator'),
+      Type.Literal('package'),
+      Type.Literal('provider'),
+      Type.Literal('partner'),
+    ]),
   ),
 });
 export type MarginsQuery = Static<typeof MarginsQuery>;
@@ -170,6 +182,8 @@ export const PackageBody = Type.Object({
   price_Customer: FormText,
   price_Staff: FormText,
   status: Type.Union([Type.Literal('Active'), Type.Literal('Inactive')]),
+  /** The "I know this sells below cost" box, ticked. */
+  belowCost: Type.Optional(Type.Literal('yes')),
 });
 export type PackageBody = Static<typeof PackageBody>;
 
@@ -185,6 +199,7 @@ const ROUTE_FORM_FIELDS = ['order', 'provider', 'serviceId', 'bundle', 'amount',
 export const RoutesBody = Type.Object({
   ...Csrf,
   ...Object.fromEntries(Array.from({ length: 8 }, (_, i) => ROUTE_FORM_FIELDS.map((f) => [`r${i}_${f}`, FormText])).flat()),
+  belowCost: Type.Optional(Type.Literal('yes')),
 });
 export type RoutesBody = Record<string, string | undefined>;
 

@@ -1,6 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Database } from '../../db/connection.js';
-import { STAFF_ROLES, type StaffAccountRow, type StaffRole } from '../../db/schema.js';
+import {
+  STAFF_ROLES,
+  type StaffAccountRow,
+  type StaffRequestKind,
+  type StaffRequestRow,
+  type StaffRequestStatus,
+  type StaffRole,
+} from '../../db/schema.js';
 import { whenRefusedBy } from '../../db/unique-indexes.js';
 import { conflict, forbidden, invalid, notFound, unauthenticated } from '../../domain/errors.js';
 import type { Clock } from '../../domain/types.js';
@@ -10,6 +17,7 @@ import type { Sealer } from '../../lib/sealer.js';
 import { HasherBusy } from './password-hasher.js';
 import { DUMMY_HASH, generatePassword, hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } from './passwords.js';
 import type { Actor, AuditTrail } from '../audit/service.js';
+import { assertFourEyes } from '../four-eyes/service.js';
 import type { StaffRepository } from './repository.js';
 import { looksLikeRecoveryCode, matchingStep, newRecoveryCodes, newTotpSecret, recoveryCodeHash, totpUri } from './totp.js';
 
@@ -161,7 +169,10 @@ export class StaffService {
     this.throttle = new LoginThrottle(clock);
   }
 
-  /** A new account with a one-time password (returned once, stored hashed), or the password given. */
+  /**
+   * A new account with a one-time password (returned once, stored hashed), or the password given, at
+   * once: the bootstrap, the demo and tests. The console and the CLI go through createOrRequest.
+   */
   async create(actor: Actor, emailInput: string, role: StaffRole, password?: string): Promise<{ account: StaffAccount; password: string }> {
     const email = normaliseEmail(emailInput);
     const secret = password ?? generatePassword();
@@ -169,16 +180,7 @@ export class StaffService {
       throw invalid('INVALID_REQUEST', `a password needs at least ${MIN_PASSWORD_LENGTH} characters`);
     const hash = await hashed(secret);
     const now = this.clock();
-    const row = {
-      id: newId('stf'),
-      email,
-      role,
-      password_hash: hash,
-      status: 'active' as const,
-      last_login_at: null,
-      created_at: now,
-      updated_at: now,
-    };
+    const row = newAccountRow(actor, { email, role, hash, now });
     await this.database
       .unit(async (tx) => {
         await this.staff.insertAccount(tx, row);
@@ -200,7 +202,7 @@ export class StaffService {
     return this.database.unit(async (tx) => {
       const row = await this.staff.findAccountByEmailInUnit(tx, email);
       if (!row) throw notFound('NOT_FOUND', `no staff account ${email}`);
-      await this.staff.updateAccount(tx, row.id, { password_hash: hash }, this.clock());
+      await this.staff.updateAccount(tx, row.id, { password_hash: hash, password_reset_by_staff_id: actor.staffId }, this.clock());
       await this.staff.deleteSessionsOf(tx, row.id);
       await this.audit.record(tx, actor, 'staff.reset_password', { type: 'staff', id: row.id }, { email: row.email });
       return { account: toAccount(row), password };
@@ -217,27 +219,191 @@ export class StaffService {
   }
 
   /** Changes a role or an account's status; the last active admin can be neither demoted nor disabled. */
-  async update(actor: Actor, id: string, change: { role?: StaffRole; status?: 'active' | 'disabled' }): Promise<StaffAccount> {
+  async update(actor: Actor, id: string, change: StaffChange): Promise<StaffAccount> {
     return this.database.unit(async (tx) => {
       // The admins first: on PostgreSQL this locks them, so the account is read after any concurrent change to it.
       const admins = await this.staff.activeAdmins(tx);
       const account = await this.staff.findAccount(tx, id);
       if (!account) throw notFound('NOT_FOUND', `no staff account ${id}`);
-      const losesAdmin =
-        account.role === 'admin' &&
-        account.status === 'active' &&
-        ((change.role ?? 'admin') !== 'admin' || change.status === 'disabled');
-      if (losesAdmin && admins.length <= 1) {
-        throw conflict('INVALID_REQUEST', `${account.email} is the last active admin`);
-      }
-      const now = this.clock();
-      await this.staff.updateAccount(tx, id, change, now);
-      // A changed role or a disabled account takes effect at once: its sessions end.
-      await this.staff.deleteSessionsOf(tx, id);
-      const before = { role: account.role, status: account.status };
-      await this.audit.record(tx, actor, 'staff.update', { type: 'staff', id }, { email: account.email, before, after: change });
-      return toAccount({ ...account, ...change });
+      return this.applyUpdate(tx, actor, admins, account, change);
     });
+  }
+
+  private async applyUpdate(tx: Tx, actor: Actor, admins: string[], account: StaffAccountRow, change: StaffChange): Promise<StaffAccount> {
+    const id = account.id;
+    const losesAdmin =
+      account.role === 'admin' &&
+      account.status === 'active' &&
+      ((change.role ?? 'admin') !== 'admin' || change.status === 'disabled');
+    if (losesAdmin && admins.length <= 1) {
+      throw conflict('INVALID_REQUEST', `${account.email} is the last active admin`);
+    }
+    const now = this.clock();
+    await this.staff.updateAccount(tx, id, change, now);
+    // A changed role or a disabled account takes effect at once: its sessions end.
+    await this.staff.deleteSessionsOf(tx, id);
+    const before = { role: account.role, status: account.status };
+    await this.audit.record(tx, actor, 'staff.update', { type: 'staff', id }, { email: account.email, before, after: change });
+    return toAccount({ ...account, ...change });
+  }
+
+  // ---- four eyes on admins (docs/console.md, "Four eyes") ----
+
+  /**
+   * The console's and the CLI's new account. A new admin is a request while an active admin exists:
+   * the account exists (and its password works) only once another admin approves it. The one-time
+   * password is returned to the requester only, whose account is then its creator: the four-eyes
+   * rule never lets the two approve each other, and the approver never learns it. With no active
+   * admin (an empty platform's first one, from the CLI) the account is created at once.
+   */
+  async createOrRequest(actor: Actor, emailInput: string, role: StaffRole): Promise<{ account: StaffAccount | null; request: StaffRequest | null; password: string }> {
+    if (role !== 'admin') return { ...(await this.create(actor, emailInput, role)), request: null };
+    const email = normaliseEmail(emailInput);
+    const password = generatePassword();
+    const hash = await hashed(password);
+    const now = this.clock();
+    const created = await this.database
+      .unit(async (tx) => {
+        const admins = await this.staff.activeAdmins(tx);
+        if (await this.staff.findAccountByEmailInUnit(tx, email)) throw conflict('INVALID_REQUEST', `a staff account for ${email} exists already`);
+        if (admins.length === 0) {
+          const row = newAccountRow(actor, { email, role, hash, now });
+          await this.staff.insertAccount(tx, row);
+          await this.audit.record(tx, actor, 'staff.create', { type: 'staff', id: row.id }, { email, role, firstAdmin: true });
+          return { account: toAccount(row), request: null };
+        }
+        const request = await this.newRequest(tx, actor, { kind: 'create', staffId: newId('stf'), email, role, passwordHash: hash }, now);
+        return { account: null, request };
+      })
+      .catch(
+        whenRefusedBy({
+          staff_accounts_email_key: () => conflict('INVALID_REQUEST', `a staff account for ${email} exists already`),
+        }),
+      );
+    return { ...created, password };
+  }
+
+  /**
+   * The console's and the CLI's change of an account. Raising a role to admin is a request (as
+   * createOrRequest) while an active admin exists; anything else is `update`.
+   */
+  async updateOrRequest(actor: Actor, id: string, change: StaffChange): Promise<{ account: StaffAccount; request: StaffRequest | null }> {
+    return this.database.unit(async (tx) => {
+      const admins = await this.staff.activeAdmins(tx);
+      const account = await this.staff.findAccount(tx, id);
+      if (!account) throw notFound('NOT_FOUND', `no staff account ${id}`);
+      const promotes = change.role === 'admin' && account.role !== 'admin';
+      if (!promotes || admins.length === 0) return { account: await this.applyUpdate(tx, actor, admins, account, change), request: null };
+      if (change.status !== undefined && change.status !== account.status)
+        throw invalid('INVALID_REQUEST', 'raising a role to admin waits for another admin: change the status on its own first');
+      const request = await this.newRequest(tx, actor, { kind: 'promote', staffId: account.id, email: account.email, role: 'admin', passwordHash: null }, this.clock());
+      return { account: toAccount(account), request };
+    });
+  }
+
+  private async newRequest(
+    tx: Tx,
+    actor: Actor,
+    r: { kind: StaffRequestKind; staffId: string; email: string; role: StaffRole; passwordHash: string | null },
+    now: number,
+  ): Promise<StaffRequest> {
+    const open = await this.staff.pendingRequestFor(tx, r.email);
+    if (open) throw conflict('INVALID_REQUEST', `${r.email} already waits for approval (request ${open.id})`);
+    const row: StaffRequestRow = {
+      id: newId('sreq'),
+      kind: r.kind,
+      staff_id: r.staffId,
+      email: r.email,
+      role: r.role,
+      password_hash: r.passwordHash,
+      status: 'pending',
+      requested_by: actor.name,
+      requested_by_staff_id: actor.staffId,
+      decided_by: null,
+      decided_by_staff_id: null,
+      decision_reason: null,
+      created_at: now,
+      decided_at: null,
+    };
+    await this.staff.insertRequest(tx, row);
+    await this.audit.record(tx, actor, 'staff.request', { type: 'staff_request', id: row.id }, { kind: r.kind, email: r.email, role: r.role, staffId: r.staffId });
+    return toRequest(row);
+  }
+
+  async requests(filter: { status?: StaffRequestStatus | undefined; limit?: number } = {}): Promise<StaffRequest[]> {
+    return (await this.staff.listRequests({ status: filter.status, limit: filter.limit ?? 200 })).map(toRequest);
+  }
+
+  /**
+   * A second admin approves a request (assertFourEyes: not its requester, nor an account the
+   * requester created or last reset, nor one that created or reset the requester's): the account is
+   * created, or its role raised (its sessions end), in the unit of the decision and its audit row.
+   */
+  async approveRequest(actor: Actor, id: string): Promise<StaffRequest> {
+    return this.database.unit(async (tx) => {
+      const now = this.clock();
+      const request = await this.pendingRequest(tx, id);
+      const what = `the request ${id} (${request.email} as ${request.role})`;
+      await assertFourEyes(tx, { what, requestedByStaffId: request.requested_by_staff_id, approverStaffId: actor.staffId });
+      if (!(await this.staff.decideRequest(tx, id, { status: 'approved', by: actor.name, byStaffId: actor.staffId, reason: null, now })))
+        throw conflict('INVALID_REQUEST', `request ${id} was decided meanwhile`);
+      if (request.kind === 'create') {
+        if (request.password_hash === null) throw conflict('INVALID_REQUEST', `request ${id} has no password`);
+        if (await this.staff.findAccountByEmailInUnit(tx, request.email))
+          throw conflict('INVALID_REQUEST', `a staff account for ${request.email} exists already`);
+        await this.staff.insertAccount(tx, {
+          id: request.staff_id,
+          email: request.email,
+          role: request.role,
+          password_hash: request.password_hash,
+          status: 'active',
+          last_login_at: null,
+          created_at: now,
+          updated_at: now,
+          created_by_staff_id: request.requested_by_staff_id,
+        });
+      } else {
+        const account = await this.staff.findAccount(tx, request.staff_id);
+        if (!account) throw conflict('INVALID_REQUEST', `${request.email} no longer exists`);
+        await this.staff.updateAccount(tx, account.id, { role: request.role }, now);
+        await this.staff.deleteSessionsOf(tx, account.id);
+      }
+      await this.audit.record(tx, actor, 'staff.request.approve', { type: 'staff_request', id }, {
+        kind: request.kind,
+        email: request.email,
+        role: request.role,
+        staffId: request.staff_id,
+        requestedBy: request.requested_by,
+      });
+      return toRequest({ ...request, status: 'approved', decided_by: actor.name, decided_by_staff_id: actor.staffId, decided_at: now });
+    });
+  }
+
+  /** Any admin refuses a request (its requester may withdraw it): nothing changes, a new account's password is gone. */
+  async rejectRequest(actor: Actor, id: string, reasonInput: string): Promise<StaffRequest> {
+    const reason = reasonInput.trim();
+    if (reason === '') throw invalid('INVALID_REQUEST', 'a reason is required');
+    return this.database.unit(async (tx) => {
+      const now = this.clock();
+      const request = await this.pendingRequest(tx, id);
+      if (!(await this.staff.decideRequest(tx, id, { status: 'rejected', by: actor.name, byStaffId: actor.staffId, reason, now })))
+        throw conflict('INVALID_REQUEST', `request ${id} was decided meanwhile`);
+      await this.audit.record(tx, actor, 'staff.request.reject', { type: 'staff_request', id }, {
+        kind: request.kind,
+        email: request.email,
+        role: request.role,
+        requestedBy: request.requested_by,
+        reason,
+      });
+      return toRequest({ ...request, status: 'rejected', decided_by: actor.name, decided_by_staff_id: actor.staffId, decision_reason: reason, decided_at: now });
+    });
+  }
+
+  private async pendingRequest(tx: Tx, id: string): Promise<StaffRequestRow> {
+    const row = await this.staff.findRequest(tx, id);
+    if (!row) throw notFound('NOT_FOUND', `no staff request ${id}`);
+    if (row.status !== 'pending') throw conflict('INVALID_REQUEST', `request ${id} is already ${row.status}`);
+    return row;
   }
 
   /**
@@ -275,6 +441,53 @@ export class StaffService {
     if (row.totp_secret !== null) return this.openSession(row, address, { secondFactorPending: true });
     this.throttle.succeeded(`email:${email}`);
     return this.openSession(row, address, {});
+  }
+
+  /**
+   * Proof that a staff account's holder acts without a console session (the CLI's approvals of
+   * four-eyes requests, docs/cli.md): the account's console password and, when two-factor sign-in
+   * is on, a current code of its authenticator (accepted once). Limited like a sign-in, and refused
+   * with one message whichever part was wrong (a disabled account too). An account the console
+   * would hold first is refused as well: a one-time password not yet replaced (its creator saw it),
+   * an admin who must set up two-factor sign-in (CONSOLE_REQUIRE_2FA=true).
+   */
+  async proveHolder(emailInput: string, proof: { password: string; code: string | undefined }, address: string): Promise<StaffAccount> {
+    const email = emailInput.trim().toLowerCase();
+    const attempt = this.throttle.begin([
+      [`email:${email}`, LOGIN_LIMITS.perEmail],
+      [`address:${address}`, LOGIN_LIMITS.perAddress],
+    ]);
+    if ('blockedFor' in attempt) {
+      throw forbidden('RATE_LIMITED', `Too many failed sign-ins; try again in ${Math.ceil(attempt.blockedFor / 60)} min`);
+    }
+    let row: StaffAccountRow | undefined;
+    let matches: boolean;
+    try {
+      row = await this.staff.findAccountByEmail(email);
+      matches = await verifyPassword(proof.password, row?.password_hash ?? DUMMY_HASH);
+    } catch (error) {
+      attempt.release();
+      throw error instanceof HasherBusy ? busy() : error;
+    }
+    const wrong = () => unauthenticated('Wrong e-mail, password or code');
+    if (!row || !matches || row.status !== 'active') throw wrong();
+    const sealed = row.totp_secret;
+    if (sealed !== null) {
+      const step = matchingStep(this.twoFactor.sealer.open(sealed), proof.code ?? '', this.clock());
+      if (step === null) throw wrong();
+      const id = row.id;
+      const fresh = await this.database.unit((tx) => this.staff.acceptTotpStep(tx, id, step));
+      if (!fresh) throw unauthenticated('That code was used already: wait for the next one');
+    }
+    attempt.release();
+    this.throttle.succeeded(`email:${email}`);
+    if (Number(row.password_change_required) === 1) {
+      throw forbidden('INVALID_REQUEST', `${row.email} still has a one-time password: sign in to the console and choose your own first`);
+    }
+    if (this.twoFactor.requiredForAdmins && row.role === 'admin' && sealed === null) {
+      throw forbidden('INVALID_REQUEST', `${row.email} must set up two-factor sign-in in the console first (CONSOLE_REQUIRE_2FA=true)`);
+    }
+    return toAccount(row);
   }
 
   /**
@@ -456,16 +669,31 @@ export class StaffService {
   }
 
   /**
-   * Confirms the secret being set up with a code of it: two-factor sign-in is on, the holder's other
-   * sessions end (they were opened without it), and ten recovery codes are returned (once; stored
-   * hashed). Wrong codes are limited per account like wrong passwords.
+   * Confirms the secret being set up with the holder's current password (a copied session cookie
+   * alone must not enrol its own authenticator and lock the owner out) and a code of it: two-factor
+   * sign-in is on, the holder's other sessions end (they were opened without it), and ten recovery
+   * codes are returned (once; stored hashed). Wrong passwords and codes are limited per account.
    */
-  async confirmTwoFactor(actor: Actor, session: StaffSession, code: string): Promise<{ recoveryCodes: string[] }> {
+  async confirmTwoFactor(actor: Actor, session: StaffSession, proof: { password: string; code: string }): Promise<{ recoveryCodes: string[] }> {
+    const { code } = proof;
     const row = await this.staff.findAccountById(session.staffId);
     if (!row || row.status !== 'active') throw unauthenticated('Your session has ended: sign in again');
     if (row.totp_secret !== null) throw conflict('INVALID_REQUEST', 'Two-factor sign-in is on already');
     const pending = row.totp_pending_secret;
     if (pending === null) throw conflict('INVALID_REQUEST', 'Set up two-factor sign-in first');
+    const guess = this.throttle.begin([[`password:${row.id}`, LOGIN_LIMITS.perEmail]]);
+    if ('blockedFor' in guess) {
+      throw forbidden('RATE_LIMITED', `Too many wrong passwords; try again in ${Math.ceil(guess.blockedFor / 60)} min`);
+    }
+    let matches: boolean;
+    try {
+      matches = await verifyPassword(proof.password, row.password_hash);
+    } catch (error) {
+      guess.release();
+      throw error instanceof HasherBusy ? busy() : error;
+    }
+    if (!matches) throw forbidden('INVALID_REQUEST', 'The password is wrong');
+    guess.release();
     const attempt = this.throttle.begin([[`code:${row.id}`, LOGIN_LIMITS.perEmail]]);
     if ('blockedFor' in attempt) {
       throw forbidden('RATE_LIMITED', `Too many wrong codes; try again in ${Math.ceil(attempt.blockedFor / 60)} min`);
@@ -565,6 +793,44 @@ export class StaffService {
   }
 }
 
+export interface StaffChange {
+  role?: StaffRole;
+  status?: 'active' | 'disabled';
+}
+
+/** A new admin account or a role raised to admin, waiting for a second admin (docs/console.md, "Four eyes"). */
+export interface StaffRequest {
+  id: string;
+  kind: StaffRequestKind;
+  staffId: string;
+  email: string;
+  role: StaffRole;
+  status: StaffRequestStatus;
+  requestedBy: string;
+  requestedByStaffId: string | null;
+  createdAt: number;
+  decidedBy: string | null;
+  decidedAt: number | null;
+  decisionReason: string | null;
+}
+
+function toRequest(row: StaffRequestRow): StaffRequest {
+  return {
+    id: row.id,
+    kind: row.kind,
+    staffId: row.staff_id,
+    email: row.email,
+    role: row.role,
+    status: row.status,
+    requestedBy: row.requested_by,
+    requestedByStaffId: row.requested_by_staff_id,
+    createdAt: Number(row.created_at),
+    decidedBy: row.decided_by,
+    decidedAt: row.decided_at === null ? null : Number(row.decided_at),
+    decisionReason: row.decision_reason,
+  };
+}
+
 /** The holder's two-factor sign-in, as its page shows it. */
 export type TwoFactorStatus = { required: boolean } & (
   | { state: 'off' }
@@ -589,5 +855,20 @@ function toAccount(row: {
     lastLoginAt: row.last_login_at === null ? null : Number(row.last_login_at),
     createdAt: Number(row.created_at),
     twoFactor: row.totp_enabled_at !== null && row.totp_enabled_at !== undefined,
+  };
+}
+
+/** A new active account's row; its creator is recorded for the four-eyes rule (src/modules/four-eyes/service.ts). */
+function newAccountRow(actor: Actor, a: { email: string; role: StaffRole; hash: string; now: number }) {
+  return {
+    id: newId('stf'),
+    email: a.email,
+    role: a.role,
+    password_hash: a.hash,
+    status: 'active' as const,
+    last_login_at: null,
+    created_at: a.now,
+    updated_at: a.now,
+    created_by_staff_id: actor.staffId,
   };
 }

@@ -151,7 +151,12 @@ export const RetryRecipientResult = Type.Object({
   orderId: Text('The bulk order, back to processing', EXAMPLE.bulkOrderId),
   shortReference: Text('User-friendly reference of the bulk order', 'DB3HX8P2WM'),
   beneficiaryMsisdn: Text('The recipient, normalised', '233244120000'),
-  amountCharged: Ghs('GHS charged again for this recipient', 5.4),
+  amountCharged: Ghs("GHS charged again for this recipient: the package's current price for the caller's role", 5.4),
+  previousAmount: Ghs("GHS the recipient's previous charge was (refunded when it failed)", 5.4),
+  priceChanged: Type.Boolean({
+    description: 'True when amountCharged differs from previousAmount: the package\'s price changed since; the message says so too',
+    examples: [false],
+  }),
   attempt: Count('2 for the first retry', 2),
   status: Type.Literal('processing', { description: 'Always processing' }),
   walletBalanceBefore: Ghs('Available balance before the charge, GHS', 477.6),

@@ -423,7 +423,9 @@ export class PurchaseService {
 
   /**
    * (docs/order-lifecycle.md, "Bulk orders"): charges a failed bulk recipient again (at the package's current price for the
-   * caller's role), resubmits it as the next attempt and puts the parent back to processing.
+   * caller's role), resubmits it as the next attempt and puts the parent back to processing. A price
+   * that changed since the recipient's previous charge is never taken silently: the answer names both
+   * amounts (`previousAmount`, `priceChanged`) and its message says so.
    */
   async retryRecipient(caller: Caller, body: RetryRecipientBody): Promise<RetryRecipientResult> {
     const code = 'BUY_DATA_BULK_FAILED';
@@ -448,6 +450,7 @@ export class PurchaseService {
     );
     if (await this.orders.isInFlight(caller.mode, msisdn)) throw inFlight(code, msisdn);
     const price = pkg.price;
+    const previous = Number(item.amount);
     if ((caller.wallet?.available ?? 0) < price) throw insufficient(code, caller.wallet?.available ?? 0, price);
     const attempt = Number(item.attempt) + 1;
 
@@ -473,11 +476,16 @@ export class PurchaseService {
         this.orders.update(tx, locked, orderStateAfter(locked, counts, now));
         const result: RetryRecipientResult = {
           success: true,
-          message: `Recipient ${msisdn} resubmitted (attempt ${attempt})`,
+          message:
+            price === previous
+              ? `Recipient ${msisdn} resubmitted (attempt ${attempt})`
+              : `Recipient ${msisdn} resubmitted (attempt ${attempt}) at the package's current price, ${formatGhs(price)}; its previous charge was ${formatGhs(previous)}`,
           orderId: order.id,
           shortReference: order.short_reference,
           beneficiaryMsisdn: msisdn,
           amountCharged: toGhs(price),
+          previousAmount: toGhs(previous),
+          priceChanged: price !== previous,
           attempt,
           status: 'processing',
           walletBalanceBefore: toGhs(balances.available + price),

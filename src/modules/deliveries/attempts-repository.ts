@@ -28,6 +28,10 @@ export interface AttemptChange {
   resolvedAt?: number;
   retryAt?: number | null;
   resolvedBy?: string | null;
+  /** The attempt's count of proven absences, as it is now (a lookup proved it absent once more). */
+  absences?: number;
+  /** What ended a refused or failed attempt: the number or the route (migration 0024). */
+  problem?: 'number' | 'route';
 }
 
 /** An open attempt past the attention threshold, with the order it belongs to. */
@@ -184,6 +188,8 @@ export class AttemptRepository {
       ...(change.resolvedAt !== undefined ? { resolved_at: change.resolvedAt } : {}),
       ...(change.retryAt !== undefined ? { retry_at: change.retryAt } : {}),
       ...(change.resolvedBy !== undefined ? { resolved_by: change.resolvedBy } : {}),
+      ...(change.absences !== undefined ? { absences: change.absences } : {}),
+      ...(change.problem !== undefined ? { problem: change.problem } : {}),
     };
     const columns = Object.keys(set);
     // Compiled once per set of columns and number of statuses left from (a handful of shapes).
@@ -238,6 +244,7 @@ function normalise(row: ProviderAttemptRow): ProviderAttemptRow {
     route_position: n(row.route_position),
     cost: n(row.cost),
     retry_at: n(row.retry_at),
+    absences: Number(row.absences),
     created_at: Number(row.created_at),
     submitted_at: n(row.submitted_at),
     resolved_at: n(row.resolved_at),

@@ -16,6 +16,7 @@ import { newAttemptReference } from './attempt-reference.js';
 import { routeOf, type AttemptRepository, type AttentionRow, type NewAttempt } from './attempts-repository.js';
 import type { ClaimedRow, OutboxRepository } from './outbox-repository.js';
 import type { PackageRouteRepository } from '../package-routes/repository.js';
+import { PARTNER_MESSAGES, partnerMessageOf } from './partner-messages.js';
 import { chooseRoute } from './routing.js';
 
 /**
@@ -27,8 +28,12 @@ import { chooseRoute } from './routing.js';
  *
  * The rule that keeps a bundle from being delivered twice: an attempt whose outcome is unknown is
  * looked up at the upstream that may have it, by its reference, and only a lookup proving it absent
- * lets it be submitted again (same reference, same upstream). Another route is tried only after a
- * refusal or a failure that proves nothing was delivered.
+ * lets the delivery be submitted again: to the next usable route at once (a new attempt), or, with
+ * none, to the same upstream under the same reference at most three more times (routing.ts).
+ * Another route is tried only after a refusal, a failure or a proof of absence: nothing was delivered.
+ *
+ * What the partner reads of a failure is one of the sentences of partner-messages.ts; the
+ * upstream's own answer stays on the attempt, for staff.
  */
 
 export type ProviderOutcome = { status: 'completed' } | { status: 'failed'; errorMessage: string };
@@ -59,6 +64,8 @@ export interface AttemptCall {
    */
   cost: number | null;
   submittedAt: number | null;
+  /** How many lookups have proved the attempt absent so far (0 for a new attempt). */
+  absences: number;
   itemId: string;
   orderId: string;
   itemAttempt: number;
@@ -104,7 +111,8 @@ export type AnswerEffect =
   | { kind: 'settled'; outcome: 'completed' | 'failed' }
   | { kind: 'following'; nextAt: number }
   | { kind: 'next-route' }
-  | { kind: 'resubmit' }
+  /** A lookup proved the attempt absent: the next step takes the next route, or submits it again. */
+  | { kind: 'absent' }
   | { kind: 'retry'; nextAt: number }
   /** This worker's lease on the row ended (another worker has it), or the attempt had already moved on. */
   | { kind: 'stale' };
@@ -113,6 +121,18 @@ export interface AttentionItem extends AttentionRow {
   /** Milliseconds since the attempt was made. */
   unknownForMs: number;
 }
+
+/** Staff settle an open delivery by hand: `note` for staff only, `partnerMessage` what the partner reads of a failure. */
+export interface StaffResolutionRequest {
+  order: string;
+  msisdn?: string;
+  outcome: 'completed' | 'failed';
+  note: string;
+  partnerMessage?: string;
+}
+
+/** The longest partner message staff may write (the console field's maxlength). */
+export const PARTNER_MESSAGE_MAX = 300;
 
 export interface StaffResolution {
   orderId: string;
@@ -201,6 +221,10 @@ export class DeliveryService {
       });
       if (choice.kind === 'wait') {
         plans.set(row.id, { kind: 'wait', until: choice.until });
+      } else if (choice.kind === 'resubmit') {
+        // Only an attempt proved absent is submitted again (chooseRoute): under its own reference.
+        if (!last) throw new Error(`no attempt of item ${item.id} to submit again`);
+        plans.set(row.id, { kind: 'call', attempt: callOf(item, { ...last, route: routeOf(last) }, 'submit') });
       } else if (choice.kind === 'none') {
         unroutable.push({ input, reason: choice.reason });
         plans.set(row.id, { kind: 'done', settled: 'failed', mode: item.mode });
@@ -226,6 +250,7 @@ export class DeliveryService {
               created_at: now,
               cost: null,
               submitted_at: null,
+              absences: 0,
             },
             'submit',
           ),
@@ -244,7 +269,7 @@ export class DeliveryService {
    * Records one answer of an upstream and decides what follows (docs/live-delivery.md, "One delivery, many attempts"), in one unit:
    * accepted → follow it; completed → settle; refused or failed → settle failed for a number
    * problem, else the next route; unknown → ask the same upstream again later; absent (a lookup
-   * proved it never arrived) → submit it again with the same reference.
+   * proved it never arrived) → the next step chooses: the next usable route, or the same reference again.
    */
   async record(r: AnswerRecord): Promise<AnswerEffect> {
     const { attempt, answer } = r;
@@ -283,6 +308,7 @@ export class DeliveryService {
             status: answer.class,
             ...(answer.class === 'failed' && answer.transactionId !== attempt.transactionId ? { transactionId: answer.transactionId } : {}),
             message: answer.message,
+            problem: answer.problem,
             resolvedAt: now,
             ...(answer.class === 'refused' && answer.retryAfterMs !== undefined ? { retryAt: now + answer.retryAfterMs } : {}),
           });
@@ -292,7 +318,7 @@ export class DeliveryService {
               itemId: attempt.itemId,
               orderId: order.id,
               attempt: attempt.itemAttempt,
-              outcome: { status: 'failed', errorMessage: answer.message },
+              outcome: { status: 'failed', errorMessage: partnerMessageOf(attempt.provider, answer) },
               now,
             });
             return settled ? { kind: 'settled', outcome: 'failed' } : { kind: 'stale' };
@@ -304,8 +330,12 @@ export class DeliveryService {
         case 'absent': {
           if (attempt.call !== 'lookup') return this.askAgain(tx, r, now, 'the upstream does not know the transaction it gave us');
           if (!(await this.outbox.reschedule(tx, r.outboxId, r.workerId, { runAt: now, error: null }))) return { kind: 'stale' };
-          const moved = await this.attempts.change(tx, attempt.reference, UNANSWERED, { status: 'absent', message: answer.message ?? 'not found at the upstream' });
-          return moved ? { kind: 'resubmit' } : { kind: 'stale' };
+          const moved = await this.attempts.change(tx, attempt.reference, UNANSWERED, {
+            status: 'absent',
+            message: answer.message ?? 'not found at the upstream',
+            absences: attempt.absences + 1,
+          });
+          return moved ? { kind: 'absent' } : { kind: 'stale' };
         }
         case 'unknown':
           return this.askAgain(tx, r, now, answer.message);
@@ -370,15 +400,21 @@ export class DeliveryService {
 
   /**
    * An admin settles an open delivery by hand (docs/live-delivery.md, "One delivery, many attempts"): delivered
-   * or failed, with a reason, after checking with the upstream. The same settlement and events as
-   * the worker's, and the audit row, in one unit. A bulk order names the recipient by number.
+   * or failed, after checking with the upstream. Two texts: the internal note (required; staff only:
+   * the attempt and the audit trail) and, for a failure, the partner's message (the order's
+   * errorMessage; default PARTNER_MESSAGES.resolvedFailed). The note never reaches the partner. The
+   * same settlement and events as the worker's, and the audit row, in one unit. A bulk order names
+   * the recipient by number.
    */
-  async resolveByStaff(
-    actor: Actor,
-    r: { order: string; msisdn?: string; outcome: 'completed' | 'failed'; reason: string },
-  ): Promise<StaffResolution> {
-    const reason = r.reason.trim();
-    if (reason === '') throw invalid('INVALID_REQUEST', 'a reason is required');
+  async resolveByStaff(actor: Actor, r: StaffResolutionRequest): Promise<StaffResolution> {
+    const note = r.note.trim();
+    if (note === '') throw invalid('INVALID_REQUEST', 'an internal note is required: what the upstream said, a ticket');
+    const given = r.partnerMessage?.trim() ?? '';
+    if (given !== '' && r.outcome === 'completed') {
+      throw invalid('INVALID_REQUEST', 'a partner message is for a failed delivery only: a delivered one has no error message');
+    }
+    if (given.length > PARTNER_MESSAGE_MAX) throw invalid('INVALID_REQUEST', `the partner message is at most ${PARTNER_MESSAGE_MAX} characters`);
+    const partnerMessage = given === '' ? PARTNER_MESSAGES.resolvedFailed : given;
     const found = await this.orders.findByIdOrReference(r.order);
     if (!found) throw notFound('ORDER_NOT_FOUND', `no order ${r.order}`);
     return this.database.unit(async (tx) => {
@@ -396,13 +432,13 @@ export class DeliveryService {
       if (last && FOLLOWABLE.includes(last.status)) {
         await this.attempts.change(tx, last.reference, FOLLOWABLE, {
           status: r.outcome,
-          message: `resolved by ${actor.name}: ${reason}`,
+          message: `resolved by ${actor.name}: ${note}`,
           resolvedAt: now,
           resolvedBy: actor.name,
           ...(r.outcome === 'completed' ? { cost: last.cost ?? routeOf(last).cost ?? null } : {}),
         });
       }
-      const outcome: ProviderOutcome = r.outcome === 'completed' ? { status: 'completed' } : { status: 'failed', errorMessage: reason };
+      const outcome: ProviderOutcome = r.outcome === 'completed' ? { status: 'completed' } : { status: 'failed', errorMessage: partnerMessage };
       const settled = await this.settleLocked(tx, order, { itemId: item.id, orderId: order.id, attempt: Number(item.attempt), outcome, now });
       if (!settled) throw conflict('INVALID_REQUEST', `the delivery to ${item.beneficiary_msisdn} was settled meanwhile`);
       const resolution: StaffResolution = {
@@ -416,7 +452,8 @@ export class DeliveryService {
       await this.audit.record(tx, actor, 'order.resolve', { type: 'order', id: order.id }, {
         recipient: item.beneficiary_msisdn,
         outcome: r.outcome,
-        reason,
+        note,
+        ...(r.outcome === 'failed' ? { partnerMessage } : {}),
         amount: formatGhs(Number(item.amount)),
         attempt: last?.reference ?? null,
         provider: last?.provider ?? null,
@@ -554,7 +591,8 @@ function nextCall(last: ProviderAttemptRow | undefined): AttemptCall['call'] | n
       // The call may have reached the upstream: find it there before anything else.
       return 'lookup';
     case 'absent':
-      return 'submit';
+      // Nothing was delivered: the route choice decides between the next route and the same one again.
+      return null;
     case 'accepted':
       return last.provider_transaction_id === null ? 'lookup' : 'check';
     case 'completed':
@@ -568,7 +606,9 @@ function nextCall(last: ProviderAttemptRow | undefined): AttemptCall['call'] | n
 /** The call for an attempt, its route as an object (a stored attempt's route parsed once: routeOf). */
 function callOf(
   item: ItemWithOrder,
-  attempt: Pick<ProviderAttemptRow, 'reference' | 'provider' | 'provider_transaction_id' | 'created_at' | 'cost' | 'submitted_at'> & { route: Route },
+  attempt: Pick<ProviderAttemptRow, 'reference' | 'provider' | 'provider_transaction_id' | 'created_at' | 'cost' | 'submitted_at' | 'absences'> & {
+    route: Route;
+  },
   call: AttemptCall['call'],
 ): AttemptCall {
   return {
@@ -580,6 +620,7 @@ function callOf(
     createdAt: Number(attempt.created_at),
     cost: attempt.cost === null ? null : Number(attempt.cost),
     submittedAt: attempt.submitted_at === null ? null : Number(attempt.submitted_at),
+    absences: Number(attempt.absences),
     itemId: item.id,
     orderId: item.order_id,
     itemAttempt: Number(item.attempt),

@@ -739,6 +739,32 @@ export class OrderRepository {
     return this.database.read.selectFrom('ledger_entries').selectAll().where('order_id', '=', orderId).orderBy('id').execute();
   }
 
+  /** How many recipients (items) each of `orderIds` has. */
+  async recipientCounts(orderIds: readonly string[]): Promise<{ order_id: string; recipients: number | string }[]> {
+    if (orderIds.length === 0) return [];
+    return this.database.read
+      .selectFrom('order_items')
+      .select((eb) => ['order_id', eb.fn.countAll<number | string>().as('recipients')])
+      .where('order_id', 'in', orderIds)
+      .groupBy('order_id')
+      .execute();
+  }
+
+  /**
+   * What came back to the partner's available balance for each of `orderIds` (pesewas): the
+   * entries naming the order that credit available (a released hold, a reversal, a refund).
+   */
+  async refundedAmounts(orderIds: readonly string[]): Promise<{ order_id: string | null; refunded: number | string | null }[]> {
+    if (orderIds.length === 0) return [];
+    return this.database.read
+      .selectFrom('ledger_entries')
+      .select((eb) => ['order_id', eb.fn.sum<number | string | null>('available_delta').as('refunded')])
+      .where('order_id', 'in', orderIds)
+      .where('available_delta', '>', 0)
+      .groupBy('order_id')
+      .execute();
+  }
+
   /** Orders created since `since` (of one mode, if given) and how many of them failed (the console's dashboard). */
   async activitySince(since: number, mode?: Mode): Promise<{ orders: number; failed: number }> {
     let query = this.database.read

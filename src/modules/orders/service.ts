@@ -358,6 +358,21 @@ export class OrderService {
     );
   }
 
+  /** What an export shows beside each of `orderIds`: its recipients and what was refunded (pesewas, 0 for none). */
+  async exportFacts(orderIds: readonly string[]): Promise<Map<string, { recipients: number; refunded: number }>> {
+    const [counts, refunds] = await Promise.all([this.orders.recipientCounts(orderIds), this.orders.refundedAmounts(orderIds)]);
+    const facts = new Map(orderIds.map((id) => [id, { recipients: 0, refunded: 0 }]));
+    for (const c of counts) {
+      const f = facts.get(c.order_id);
+      if (f) f.recipients = Number(c.recipients);
+    }
+    for (const r of refunds) {
+      const f = r.order_id === null ? undefined : facts.get(r.order_id);
+      if (f) f.refunded = Number(r.refunded ?? 0);
+    }
+    return facts;
+  }
+
   /** An order by id or short reference with its recipients (and their outbox rows) and ledger entries. */
   async detailForStaff(idOrReference: string): Promise<StaffOrderDetail> {
     const order = await this.orders.findByIdOrReference(idOrReference.trim());

@@ -1,7 +1,10 @@
+import { sql } from 'kysely';
 import type { Database } from '../../db/connection.js';
 import type { PackageRouteRow } from '../../db/schema.js';
 import type { Tx } from '../../db/unit-of-work.js';
-import type { Route } from '../../providers/types.js';
+import type { Role } from '../../domain/types.js';
+import type { Route, UpstreamName } from '../../providers/types.js';
+import type { Prices } from './pricing.js';
 
 /** A route as stored: its package and its place in the package's order (0 is tried first). */
 export interface StoredRoute {
@@ -43,6 +46,16 @@ function rowOf(packageId: string, position: number, route: Route) {
     amount: route.provider === 'hubtel' || route.provider === 'reloadly' ? route.amount : null,
     cost: route.cost ?? null,
   };
+}
+
+/** A finished attempt through an upstream, newest first: what route-health reads. */
+export interface RecentAttempt {
+  packageId: string;
+  route: Route;
+  status: string;
+  problem: string | null;
+  message: string | null;
+  createdAt: number;
 }
 
 const COLUMNS = ['package_id', 'position', 'provider', 'service_id', 'bundle', 'operator_id', 'product_id', 'amount', 'cost'] as const;
@@ -99,6 +112,58 @@ export class PackageRouteRepository {
     const query = (tx?.qb ?? this.database.read).selectFrom('data_packages').select('status').where('id', '=', packageId);
     const rows = tx ? (await tx.execute(query)).rows : await query.execute();
     return rows[0]?.status;
+  }
+
+  /** A package's price and role prices, in the unit; undefined when there is no such package. */
+  async pricesOf(tx: Tx, packageId: string): Promise<Prices | undefined> {
+    const [row] = (await tx.execute(tx.qb.selectFrom('data_packages').select('price').where('id', '=', packageId))).rows;
+    if (!row) return undefined;
+    const roles = (await tx.execute(tx.qb.selectFrom('data_package_prices').select(['role', 'price']).where('package_id', '=', packageId))).rows;
+    return { price: Number(row.price), rolePrices: roles.map((r) => ({ role: r.role, price: Number(r.price) })) };
+  }
+
+  /** The prices of every active data package, by id. */
+  async activePrices(): Promise<Map<string, Prices>> {
+    const rows = await this.database.read.selectFrom('data_packages').select(['id', 'price']).where('status', '=', 'Active').orderBy('id').execute();
+    const found = new Map<string, { price: number; rolePrices: { role: Role; price: number }[] }>(
+      rows.map((r) => [r.id, { price: Number(r.price), rolePrices: [] }]),
+    );
+    if (found.size === 0) return found;
+    const roles = await this.database.read
+      .selectFrom('data_package_prices as p')
+      .innerJoin('data_packages as d', 'd.id', 'p.package_id')
+      .select(['p.package_id', 'p.role', 'p.price'])
+      .where('d.status', '=', 'Active')
+      .execute();
+    for (const r of roles) found.get(r.package_id)?.rolePrices.push({ role: r.role, price: Number(r.price) });
+    return found;
+  }
+
+  /**
+   * The last `limit` finished attempts through `provider` (completed, failed or refused), newest
+   * first, with the package they delivered: read backwards through provider_attempts_window
+   * (provider, created_at; no sandbox attempt), so the cost is bounded by `limit`.
+   */
+  async recentAttempts(provider: UpstreamName, limit: number): Promise<RecentAttempt[]> {
+    const rows = await this.database.read
+      .selectFrom('provider_attempts as a')
+      .innerJoin('order_items as i', 'i.id', 'a.order_item_id')
+      .select(['i.package_id', 'a.route', 'a.status', 'a.problem', 'a.message', 'a.created_at'])
+      .where('a.provider', '=', provider)
+      // As a literal: the partial index provider_attempts_window holds exactly these (migration 0022).
+      .where(sql<boolean>`a.provider <> 'sandbox'`)
+      .where('a.status', 'in', ['completed', 'failed', 'refused'])
+      .orderBy('a.created_at', 'desc')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => ({
+      packageId: r.package_id,
+      route: JSON.parse(r.route) as Route,
+      status: r.status,
+      problem: r.problem,
+      message: r.message,
+      createdAt: Number(r.created_at),
+    }));
   }
 
   /** The ids of the data packages whose status is Active, in order. */

@@ -75,7 +75,10 @@ export function expectedThere(attempt: Pick<OurAttempt, 'status' | 'provider_tra
  */
 export function differenceOf(attempt: OurAttempt, record: UpstreamRecord | null): FindingKind | null {
   if (record === null) return expectedThere(attempt) ? 'missing-there' : null;
-  const ours = attempt.status === 'completed' ? 'completed' : attempt.status === 'failed' || attempt.status === 'refused' ? 'failed' : 'open';
+  // An attempt a lookup proved absent was given up on (or submitted again, which moves its status):
+  // the upstream delivering it after all is a bundle the delivery did not count.
+  const given = attempt.status === 'failed' || attempt.status === 'refused' || attempt.status === 'absent';
+  const ours = attempt.status === 'completed' ? 'completed' : given ? 'failed' : 'open';
   if (record.state === 'delivered' && ours === 'failed') return 'delivered-there-failed-here';
   if (record.state === 'failed' && ours === 'completed') return 'failed-there-completed-here';
   if (record.state === 'delivered' && ours === 'completed') {

@@ -181,6 +181,18 @@ export class ReconciliationRepository {
   }
 
   /**
+   * The upstream's cost of completed attempts that had none (docs/live-delivery.md, "Margins"): a
+   * cost already known is never replaced here (a difference is a finding).
+   */
+  async fillCosts(tx: Tx, costs: readonly { reference: string; cost: number }[]): Promise<void> {
+    for (const c of costs) {
+      await tx.execute(
+        tx.qb.updateTable('provider_attempts').set({ cost: c.cost }).where('reference', '=', c.reference).where('status', '=', 'completed').where('cost', 'is', null),
+      );
+    }
+  }
+
+  /**
    * Records what a run found: a difference seen before (same key) takes the run and both sides as
    * they are now and keeps its resolution; a new one is inserted. Returns how many were new.
    */

@@ -207,12 +207,14 @@ export class ReconciliationService {
     const counts: Counts = { attempts: 0, records: 0 };
     let found: FoundDifference[];
     let unchecked = 0;
+    let costs: CostFill[] = [];
     try {
       const ours = await this.rows.attemptsIn(run.provider, from, to);
       counts.attempts = ours.length;
       const result = adapter.transactions ? await this.byList(adapter, run.provider, ours, { from, to }, counts) : await this.byChecks(adapter, run.provider, ours, counts);
       found = result.found;
       unchecked = result.unchecked;
+      costs = result.costs;
     } catch (error) {
       const message = error instanceof UpstreamReadError ? error.message : `reconciliation failed: ${error instanceof Error ? error.message : String(error)}`;
       await this.rows.fail(runId, message, counts, this.clock());
@@ -223,6 +225,7 @@ export class ReconciliationService {
     const now = this.clock();
     await this.database.unit(async (tx) => {
       await this.rows.recordFindings(tx, runId, found, now);
+      await this.rows.fillCosts(tx, costs);
       this.rows.finish(tx, runId, { ...counts, findings: found.length }, now);
     });
     if (unchecked > 0) {
@@ -241,10 +244,11 @@ export class ReconciliationService {
     ours: OurAttempt[],
     window: { from: number; to: number },
     counts: Counts,
-  ): Promise<{ found: FoundDifference[]; unchecked: number }> {
+  ): Promise<Checked> {
     const byReference = new Map(ours.map((a) => [a.reference, a]));
     const seen = new Set<string>();
     const found: FoundDifference[] = [];
+    const costs: CostFill[] = [];
     const strangers: UpstreamRecord[] = [];
     if (!adapter.transactions) throw new Error(`${provider} has no transaction list`);
     for await (const page of adapter.transactions({ from: window.from, to: window.to + LATE_MS })) {
@@ -253,6 +257,7 @@ export class ReconciliationService {
         const attempt = record.reference === null ? undefined : byReference.get(record.reference);
         if (attempt) {
           seen.add(attempt.reference);
+          costs.push(...costToFill(attempt, record));
           const kind = differenceOf(attempt, record);
           if (kind) found.push(difference(provider, kind, attempt, record));
         } else if (record.at === null || (record.at >= window.from && record.at < window.to)) {
@@ -276,14 +281,15 @@ export class ReconciliationService {
       const kind = differenceOf(attempt, record);
       if (kind) found.push(difference(provider, kind, attempt, record));
     }
-    return { found, unchecked };
+    return { found, unchecked, costs };
   }
 
   /** Hubtel: a status check of every attempt of the window, a few at a time. */
-  private async byChecks(adapter: UpstreamAdapter & UpstreamBooks, provider: string, ours: OurAttempt[], counts: Counts): Promise<{ found: FoundDifference[]; unchecked: number }> {
+  private async byChecks(adapter: UpstreamAdapter & UpstreamBooks, provider: string, ours: OurAttempt[], counts: Counts): Promise<Checked> {
     const record = adapter.record?.bind(adapter);
     if (!record) throw new Error(`${provider} has no status check for reconciliation`);
     const found: FoundDifference[] = [];
+    const costs: CostFill[] = [];
     let unchecked = 0;
     let next = 0;
     const worker = async () => {
@@ -293,6 +299,7 @@ export class ReconciliationService {
         try {
           const theirs = await record(handleOf(attempt));
           if (theirs) counts.records++;
+          costs.push(...costToFill(attempt, theirs));
           const kind = differenceOf(attempt, theirs);
           if (kind) found.push(difference(provider, kind, attempt, theirs));
         } catch (error) {
@@ -302,8 +309,25 @@ export class ReconciliationService {
       }
     };
     await Promise.all(Array.from({ length: CHECKS_IN_FLIGHT }, worker));
-    return { found, unchecked };
+    return { found, unchecked, costs };
   }
+}
+
+/** A completed attempt of ours without a cost, which the upstream's record of the delivery gives (margins). */
+interface CostFill {
+  reference: string;
+  cost: number;
+}
+
+interface Checked {
+  found: FoundDifference[];
+  unchecked: number;
+  costs: CostFill[];
+}
+
+function costToFill(attempt: OurAttempt, record: UpstreamRecord | null): CostFill[] {
+  if (attempt.status !== 'completed' || attempt.cost !== null || record?.state !== 'delivered' || record.cost === null) return [];
+  return [{ reference: attempt.reference, cost: record.cost }];
 }
 
 function handleOf(attempt: OurAttempt) {

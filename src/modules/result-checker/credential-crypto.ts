@@ -8,6 +8,11 @@ export interface Credential {
   password: string;
 }
 
+/** A credential as loaded into the stock: with what it cost the platform (pesewas), when known (margins). */
+export interface CostedCredential extends Credential {
+  cost?: number | null;
+}
+
 const VERSION = 'v1';
 
 /**

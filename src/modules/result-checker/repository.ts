@@ -9,7 +9,7 @@ import { newId } from '../../lib/ids.js';
 import { reverseCompletedOrder } from '../orders/repository.js';
 import { orderRow } from '../orders/rows.js';
 import { recordLedgerEntries, walletNetsAgainstRecords } from '../wallet/ledger-verify-repository.js';
-import type { Credential, CredentialCipher } from './credential-crypto.js';
+import type { CostedCredential, CredentialCipher } from './credential-crypto.js';
 
 const RC_KINDS = ['rc_debit', 'rc_refund', 'rc_reversal'] as const;
 const INSERT_BATCH = 200;
@@ -203,10 +203,10 @@ export class ResultCheckerRepository {
     tx: Tx,
     cipher: CredentialCipher,
     packageId: string,
-    credentials: readonly Credential[],
+    credentials: readonly CostedCredential[],
     now: number,
   ): Promise<number> {
-    const unique = new Map<string, Credential>();
+    const unique = new Map<string, CostedCredential>();
     for (const credential of credentials) {
       const digest = cipher.usernameDigest(packageId, credential.username);
       if (!unique.has(digest)) unique.set(digest, credential);
@@ -219,6 +219,7 @@ export class ResultCheckerRepository {
       assigned_transaction_id: null,
       assigned_at: null,
       created_at: now,
+      cost: credential.cost ?? null,
     }));
     let added = 0;
     for (let start = 0; start < rows.length; start += INSERT_BATCH) {
@@ -348,6 +349,29 @@ export class ResultCheckerRepository {
       .where('id', '=', id)
       .where('profile_id', '=', owner.profileId)
       .where('mode', '=', owner.mode)
+      .executeTakeFirst();
+  }
+
+  /** A sale and its credential's state, for the staff's order page (never the credential's secret). */
+  async saleForStaff(orderId: string) {
+    return this.database.read
+      .selectFrom('rc_transactions as t')
+      .leftJoin('rc_credentials as c', 'c.id', 't.credential_id')
+      .select([
+        't.id',
+        't.state',
+        't.credential_id',
+        't.buyer_phone',
+        't.package_name',
+        't.amount',
+        't.error_message',
+        't.refunded_at',
+        't.refund_reason',
+        'c.assigned_at',
+        'c.voided_at',
+        'c.void_reason',
+      ])
+      .where('t.order_id', '=', orderId)
       .executeTakeFirst();
   }
 

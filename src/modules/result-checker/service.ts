@@ -600,6 +600,11 @@ export class ResultCheckerService {
     return this.rc.voidedCredentials(limit);
   }
 
+  /** The sale behind a result-checker order, with its credential's state (staff pages). */
+  saleForStaff(orderId: string) {
+    return this.rc.saleForStaff(orderId);
+  }
+
   async stock(packageId: string): Promise<number> {
     return this.rc.countUnassigned(packageId);
   }

@@ -33,7 +33,13 @@ export interface MomoSettings {
   maxAmount: number;
   pollMs: number;
   chargeExpiresMs: number;
+  /** MOMO_PENDING_MAX: a partner's pending charges at once, per mode. */
+  pendingMax: number;
+  /** MOMO_NUMBER_PROMPTS_PER_HOUR: charges one number is sent in an hour, per mode, across partners. */
+  numberPromptsPerHour: number;
 }
+
+const HOUR_MS = 3_600_000;
 
 /** The gateway that serves a mode, or null (no key: Mobile Money top-ups are unavailable there). */
 export type GatewayFor = (mode: Mode, gateway?: TopUpGateway) => PaymentGateway | null;
@@ -45,7 +51,10 @@ export interface MomoLog {
 }
 
 /** What one check did, for the worker's log, the CLI and the console. */
-export type CheckOutcome = 'credited' | 'credited-late' | 'rejected' | 'mismatch' | 'waiting' | 'unknown' | 'done' | 'not-gateway';
+export type CheckOutcome = 'credited' | 'credited-late' | 'rejected' | 'mismatch' | 'final' | 'waiting' | 'unknown' | 'done' | 'not-gateway';
+
+/** Marks the later answer noted on a top-up rejected as not matched (noted once). */
+const LATER_ANSWER = 'Later, Paystack verified';
 
 /**
  * Mobile Money top-ups (docs/mobile-money.md): a charge through the gateway, credited exactly once
@@ -92,6 +101,7 @@ export class MomoTopUpService {
     const now = this.clock();
     const recorded = await this.database
       .unit(async (tx) => {
+        await this.withinLimits(tx, owner, msisdn, now);
         const row = await this.topUps.insertCharge(tx, {
           id,
           profileId: owner.profileId,
@@ -110,7 +120,7 @@ export class MomoTopUpService {
       })
       .catch(
         whenRefusedBy({
-          top_ups_momo_pending: () => conflict(CODE, `A Mobile Money top-up for ${msisdn} is still pending: approve or decline its prompt first`),
+          top_ups_momo_pending: () => conflict(CODE, `Your Mobile Money top-up for ${msisdn} is still pending: approve or decline its prompt first`),
         }),
       );
 
@@ -154,6 +164,32 @@ export class MomoTopUpService {
       return Promise.resolve();
     });
     return view;
+  }
+
+  /**
+   * The limits on starting a charge (docs/mobile-money.md, "Limits"), read under the locks that
+   * make them hold for concurrent requests: a partner has at most `pendingMax` charges pending, and a
+   * number is sent at most `numberPromptsPerHour` charges an hour, whoever asks (no partner can flood
+   * strangers' phones with payment prompts).
+   */
+  private async withinLimits(tx: Parameters<TopUpRepository['addEvent']>[0], owner: Caller, msisdn: string, now: number): Promise<void> {
+    const { pendingMax, numberPromptsPerHour } = this.settings;
+    await this.topUps.lockChargeStarts(tx, { profileId: owner.profileId, mode: owner.mode, phone: msisdn });
+    const pending = await this.topUps.pendingCharges(tx, owner.profileId, owner.mode);
+    if (pending >= pendingMax) {
+      throw conflict(
+        CODE,
+        `You have ${pending} Mobile Money top-ups pending, the most allowed at once (${pendingMax}): wait until their prompts are approved, declined or expire`,
+      );
+    }
+    const recent = await this.topUps.chargesToNumberSince(tx, msisdn, owner.mode, now - HOUR_MS);
+    if (recent.count >= numberPromptsPerHour) {
+      const minutes = Math.max(1, Math.ceil(((recent.first ?? now) + HOUR_MS - now) / 60_000));
+      throw conflict(
+        CODE,
+        `${msisdn} was sent ${recent.count} payment prompts in the last hour, the most a number is sent: try again in ${minutes} min`,
+      );
+    }
   }
 
   /** POST /api/v1/top-ups/{id}/otp. */
@@ -204,8 +240,9 @@ export class MomoTopUpService {
 
   /**
    * Asks the gateway about a charge and acts on the verified answer, once: credits a success whose
-   * amount and currency match (also after a rejection: the money arrived late), rejects a failure,
-   * an abandonment or an expired charge, and keeps anything else pending for the next check.
+   * amount and currency match (also after a rejection for failure or expiry: the money arrived late;
+   * never after a rejection as not matched, which is final), rejects a failure, an abandonment or an
+   * expired charge, and keeps anything else pending for the next check.
    * `actor`: a staff re-check, audited in the same unit as its effect.
    */
   async check(id: string, source: 'webhook' | 'check' | 'recheck', actor?: Actor): Promise<CheckOutcome> {
@@ -251,6 +288,15 @@ export class MomoTopUpService {
             if (rejected) this.decisions.decided(tx, rejected, now);
             else await this.topUps.noteProblem(tx, id, problem, now);
             this.log.warn({ topUpId: id, reference: topUp.reference, problem }, 'mobile money payment not credited: verification differs');
+          } else if (topUp.status === 'rejected' && topUp.gateway_problem !== null) {
+            // Rejected as not matched: final. A changed answer is for staff to settle by an adjustment.
+            outcome = 'final';
+            message = `${paid}; it matches now, but the top-up was rejected as not matched, which is final: not credited, settle it by an adjustment`;
+            if (!topUp.gateway_problem.includes(LATER_ANSWER)) {
+              const later = `${LATER_ANSWER} ${t.currency} ${(t.amount / 100).toFixed(2)} (success): not credited, as the rejection is final; settle it by an adjustment`;
+              await this.topUps.noteProblem(tx, id, `${topUp.gateway_problem}. ${later}`, now);
+            }
+            this.log.warn({ topUpId: id, reference: topUp.reference }, 'mobile money payment verified after its rejection as not matched: not credited, staff settle it');
           } else {
             const approved = await this.topUps.approveCharge(tx, id, { fee: t.fees, now });
             if (approved) {

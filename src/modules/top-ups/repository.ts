@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Database } from '../../db/connection.js';
 import type { MomoNetwork, PaymentStatus, TopUpGateway, TopUpRow, TopUpStatus } from '../../db/schema.js';
 import type { Tx } from '../../db/unit-of-work.js';
@@ -166,9 +167,30 @@ export class TopUpRepository {
     return (await tx.execute(query)).rows[0];
   }
 
+  /**
+   * The first of two approvals on a pending request that has none yet (it stays pending); undefined
+   * when it is no longer pending, or another first approval came first.
+   */
+  async recordFirstApproval(tx: Tx, id: string, approval: { by: string; staffId: string | null; now: number }) {
+    const query = tx.qb
+      .updateTable('top_ups')
+      .set({
+        first_approved_by: approval.by,
+        first_approved_by_staff_id: approval.staffId,
+        first_approved_at: approval.now,
+        updated_at: approval.now,
+      })
+      .where('id', '=', id)
+      .where('status', '=', 'pending')
+      .where('gateway', 'is', null)
+      .where('first_approved_at', 'is', null)
+      .returningAll();
+    return (await tx.execute(query)).rows[0];
+  }
+
   // ---- Mobile Money charges (docs/mobile-money.md) ----
 
-  /** The charge, pending, written before the gateway is called; a second pending charge for the phone is refused by top_ups_momo_pending. */
+  /** The charge, pending, written before the gateway is called; the partner's second pending charge for the phone is refused by top_ups_momo_pending. */
   async insertCharge(tx: Tx, c: NewCharge): Promise<TopUpRow> {
     const query = tx.qb
       .insertInto('top_ups')
@@ -201,6 +223,43 @@ export class TopUpRepository {
     return row;
   }
 
+  /**
+   * Serialises the start of charges by one partner and to one number (a mode each) until the unit
+   * ends, so the limits read below hold under concurrency. SQLite's one writer serialises units
+   * already; PostgreSQL takes two transaction-level advisory locks, always in this order.
+   */
+  async lockChargeStarts(tx: Tx, c: { profileId: string; mode: Mode; phone: string }): Promise<void> {
+    if (this.database.dialect !== 'postgres') return;
+    for (const key of [`momo-partner:${c.mode}:${c.profileId}`, `momo-number:${c.mode}:${c.phone}`]) {
+      await tx.execute(tx.qb.selectNoFrom(sql<null>`pg_advisory_xact_lock(hashtext(${key}))`.as('locked')));
+    }
+  }
+
+  /** How many Mobile Money charges of a partner are pending in `mode`. */
+  async pendingCharges(tx: Tx, profileId: string, mode: Mode): Promise<number> {
+    const query = tx.qb
+      .selectFrom('top_ups')
+      .select((eb) => eb.fn.countAll<string | number>().as('n'))
+      .where('profile_id', '=', profileId)
+      .where('mode', '=', mode)
+      .where('status', '=', 'pending')
+      .where('payment_phone', 'is not', null);
+    const [row] = (await tx.execute(query)).rows;
+    return Number(row?.n ?? 0);
+  }
+
+  /** The Mobile Money charges sent to a number in `mode` since `since`, by any partner: how many, and the first one's time. */
+  async chargesToNumberSince(tx: Tx, phone: string, mode: Mode, since: number): Promise<{ count: number; first: number | null }> {
+    const query = tx.qb
+      .selectFrom('top_ups')
+      .select((eb) => [eb.fn.countAll<string | number>().as('n'), eb.fn.min('created_at').as('first')])
+      .where('payment_phone', '=', phone)
+      .where('mode', '=', mode)
+      .where('created_at', '>=', since);
+    const [row] = (await tx.execute(query)).rows;
+    return { count: Number(row?.n ?? 0), first: row?.first === null || row?.first === undefined ? null : Number(row.first) };
+  }
+
   /** The gateway's word on a charge still pending; undefined when it is no longer pending. */
   async recordPayment(tx: Tx, id: string, payment: { status: PaymentStatus; displayText: string | null; checkAt?: number; now: number }) {
     const query = tx.qb
@@ -219,7 +278,9 @@ export class TopUpRepository {
 
   /**
    * A verified payment credited: the charge becomes approved from pending, or from rejected when the
-   * money arrived late; undefined when it was approved already (a second webhook, check or worker).
+   * money arrived late after a failure or an expiry; never from a rejection as not matched (a
+   * gateway problem: final, staff settle it). Undefined when it was not changed (approved already by
+   * a second webhook, check or worker; or rejected as not matched).
    */
   async approveCharge(tx: Tx, id: string, fields: { fee: number | null; now: number }) {
     const query = tx.qb
@@ -235,7 +296,7 @@ export class TopUpRepository {
         updated_at: fields.now,
       })
       .where('id', '=', id)
-      .where('status', 'in', ['pending', 'rejected'])
+      .where((eb) => eb.or([eb('status', '=', 'pending'), eb.and([eb('status', '=', 'rejected'), eb('gateway_problem', 'is', null)])]))
       .where('gateway', 'is not', null)
       .returningAll();
     return (await tx.execute(query)).rows[0];

@@ -1,5 +1,5 @@
 import type { Database } from '../../db/connection.js';
-import type { TopUpRow, TopUpStatus } from '../../db/schema.js';
+import type { StaffRole, TopUpRow, TopUpStatus } from '../../db/schema.js';
 import { whenRefusedBy } from '../../db/unique-indexes.js';
 import type { Tx } from '../../db/unit-of-work.js';
 import type { Caller, Owner } from '../../domain/caller.js';
@@ -15,6 +15,8 @@ import { postings } from '../wallet/postings.js';
 import type { WalletRepository } from '../wallet/repository.js';
 import type { WalletService } from '../wallet/service.js';
 import { mergeReads, readPage, type Page, type PageRequest } from '../../lib/staff-page.js';
+import { assertFourEyes } from '../four-eyes/service.js';
+import { APPROVALS_NEEDED, namedApprovalRefusal, secondApprovalRefusal, type TopUpApprover } from './four-eyes.js';
 import type { StaffTopUpFilter, StaffTopUpMatch, TopUpRepository } from './repository.js';
 import {
   TOP_UP_MAX_GHS,
@@ -67,6 +69,8 @@ export class TopUpService {
     private readonly events: EventRecorder,
     private readonly audit: AuditTrail,
     private readonly clock: Clock,
+    /** Pesewas (TOPUP_APPROVAL_ABOVE): approving a request above it takes two staff members. */
+    readonly approvalAbove: number,
   ) {}
 
   /**
@@ -165,20 +169,59 @@ export class TopUpService {
   }
 
   /**
-   * Staff approve a pending top-up: the wallet is credited exactly once, with its ledger entry, the
-   * topup.approved event and the audit row, in one unit of work.
+   * Staff approve a pending top-up. At or below TOPUP_APPROVAL_ABOVE one approval decides it; above
+   * it the first approval (a named operator or admin) is recorded and audited while the top-up stays
+   * pending, and the second (another admin: secondApprovalRefusal) decides it. The deciding approval
+   * credits the wallet exactly once, with its ledger entry, the topup.approved event and the audit
+   * row, in one unit of work. `role` is the approver's staff role (null: the CLI's own user). The
+   * row returned is still `pending` after a first approval.
    */
-  async approve(actor: Actor, id: string): Promise<TopUpRow> {
+  async approve(actor: Actor, id: string, role: StaffRole | null = null): Promise<TopUpRow> {
+    const approver: TopUpApprover = { actor, role };
     return this.database.unit(async (tx) => {
       const now = this.clock();
+      const existing = await this.topUps.find(tx, id);
+      if (!existing || existing.status !== 'pending' || existing.gateway !== null) throw await this.refusal(tx, id);
+      const needsTwo = Number(existing.amount) > this.approvalAbove;
+      if (needsTwo) {
+        const unnamed = namedApprovalRefusal(existing, approver, this.approvalAbove);
+        if (unnamed) throw unnamed;
+        if (existing.first_approved_at === null) return this.firstApproval(tx, actor, existing, now);
+        const refusal = secondApprovalRefusal(existing, approver);
+        if (refusal) throw refusal;
+        await assertFourEyes(tx, {
+          what: `top-up ${id}`,
+          requestedByStaffId: existing.first_approved_by_staff_id,
+          approverStaffId: actor.staffId,
+        });
+      }
       const decidedBy = actor.name;
       const topUp = await this.topUps.decidePending(tx, id, { status: 'approved', rejectionReason: null, decidedBy, now });
       if (!topUp) throw await this.refusal(tx, id);
       await this.credit(tx, topUp, now);
       this.decided(tx, topUp, now);
-      await this.audit.record(tx, actor, 'topup.approve', { type: 'top_up', id }, auditDetail(topUp));
+      const firstApproval = needsTwo ? { firstApprovedBy: topUp.first_approved_by } : {};
+      await this.audit.record(tx, actor, 'topup.approve', { type: 'top_up', id }, { ...auditDetail(topUp), ...firstApproval });
       return topUp;
     });
+  }
+
+  /** The first of two approvals: recorded and audited; nothing moves and the partner still reads `pending`. */
+  private async firstApproval(tx: Tx, actor: Actor, existing: TopUpRow, now: number): Promise<TopUpRow> {
+    const id = existing.id;
+    const topUp = await this.topUps.recordFirstApproval(tx, id, { by: actor.name, staffId: actor.staffId, now });
+    if (!topUp) {
+      const again = await this.topUps.find(tx, id);
+      if (again?.status === 'pending' && again.first_approved_by !== null) {
+        throw conflict('INVALID_REQUEST', `top-up ${id} was approved once meanwhile by ${again.first_approved_by}: reload it`);
+      }
+      throw await this.refusal(tx, id);
+    }
+    await this.audit.record(tx, actor, 'topup.approve.first', { type: 'top_up', id }, {
+      ...auditDetail(topUp),
+      approvals: `1 of ${APPROVALS_NEEDED}`,
+    });
+    return topUp;
   }
 
   async reject(actor: Actor, id: string, reason: string): Promise<TopUpRow> {
@@ -191,7 +234,8 @@ export class TopUpService {
       const topUp = await this.topUps.decidePending(tx, id, { status: 'rejected', rejectionReason: trimmed, decidedBy, now });
       if (!topUp) throw await this.refusal(tx, id);
       this.decided(tx, topUp, now);
-      await this.audit.record(tx, actor, 'topup.reject', { type: 'top_up', id }, { reason: trimmed, ...auditDetail(topUp) });
+      const firstApproval = topUp.first_approved_by === null ? {} : { firstApprovedBy: topUp.first_approved_by };
+      await this.audit.record(tx, actor, 'topup.reject', { type: 'top_up', id }, { reason: trimmed, ...auditDetail(topUp), ...firstApproval });
       return topUp;
     });
   }

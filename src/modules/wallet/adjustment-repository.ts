@@ -80,6 +80,30 @@ export class AdjustmentRepository {
     return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(filter.limit).execute();
   }
 
+  /**
+   * What one admin moved alone since `since` (adjustments they requested that were applied without a
+   * second admin, both directions) and what was moved alone on the partner's wallet, pesewas. On
+   * PostgreSQL the requester's account and the wallet are locked first, so two requests at once are
+   * counted one after the other. (SQLite runs one writing unit at a time.)
+   */
+  async movedAlone(tx: Tx, q: { staffId: string | null; walletId: string; profileId: string; mode: Mode; since: number }): Promise<{ byStaff: number; onWallet: number }> {
+    const staffId = q.staffId;
+    if (this.database.dialect === 'postgres') {
+      if (staffId !== null) await tx.execute(tx.qb.selectFrom('staff_accounts').select('id').where('id', '=', staffId).forUpdate());
+      await tx.execute(tx.qb.selectFrom('wallets').select('id').where('id', '=', q.walletId).forUpdate());
+    }
+    const alone = tx.qb
+      .selectFrom('wallet_adjustments')
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<number | string>('amount'), eb.lit(0)).as('total'))
+      .where('status', '=', 'approved')
+      // By name, not staff id: the CLI's own requests (cli:<user>) have no staff id, and moved alone too.
+      .whereRef('decided_by', '=', 'requested_by')
+      .where('created_at', '>', q.since);
+    const byStaff = staffId === null ? undefined : (await tx.execute(alone.where('requested_by_staff_id', '=', staffId).where('mode', '=', q.mode))).rows[0];
+    const onWallet = (await tx.execute(alone.where('profile_id', '=', q.profileId).where('mode', '=', q.mode))).rows[0];
+    return { byStaff: Number(byStaff?.total ?? 0), onWallet: Number(onWallet?.total ?? 0) };
+  }
+
   async findById(id: string): Promise<WalletAdjustmentRow | undefined> {
     return this.database.read.selectFrom('wallet_adjustments').selectAll().where('id', '=', id).executeTakeFirst();
   }

@@ -6,11 +6,14 @@ import type { Clock, Mode } from '../../domain/types.js';
 import { newId } from '../../lib/ids.js';
 import { formatGhs, fromGhs, toGhs } from '../../lib/money.js';
 import type { Actor, AuditTrail } from '../audit/service.js';
+import { assertFourEyes } from '../four-eyes/service.js';
 import type { EventRecorder } from '../events/service.js';
 import type { AdjustmentRepository, NewAdjustment } from './adjustment-repository.js';
 import { postings } from './postings.js';
 import type { Balances, WalletRepository } from './repository.js';
 import type { WalletAdjustment } from './schemas.js';
+
+const DAY_MS = 24 * 60 * 60_000;
 
 /** The largest single adjustment, GHS (a typo guard; a larger correction is several). */
 export const ADJUSTMENT_MAX_GHS = 1_000_000;
@@ -36,8 +39,9 @@ export interface AdjustmentOutcome {
 
 /**
  * Staff corrections of a wallet (docs/console.md, "Wallet adjustments"). An admin credits or debits
- * available with a reason; up to ADJUSTMENT_APPROVAL_ABOVE it is applied at once, above it waits
- * until a second, different admin approves (or anyone rejects) it. The money moves only when it is
+ * available with a reason; it is applied at once while what its admin, and what the wallet, had
+ * moved alone in the last 24 hours plus this one stays within ADJUSTMENT_APPROVAL_ABOVE; above it, it
+ * waits until a second admin approves it (assertFourEyes) or anyone rejects it. The money moves only when it is
  * applied: in one unit with its ledger entry (postings.adjustmentCredit/adjustmentDebit, never below
  * zero), its audit row and the partner's `wallet.adjusted` event.
  */
@@ -54,7 +58,8 @@ export class AdjustmentService {
   ) {}
 
   async request(actor: Actor, r: AdjustmentRequest): Promise<AdjustmentOutcome> {
-    const staffId = namedAdmin(actor, 'request');
+    // The CLI requests as cli:<user>, with no staff account: any admin may then approve it.
+    const staffId = actor.staffId;
     const amount = fromGhs(r.amount);
     if (amount === null || amount <= 0 || amount > ADJUSTMENT_MAX_GHS * 100) {
       throw invalid('INVALID_REQUEST', `amount must be a GHS amount above 0 and at most ${ADJUSTMENT_MAX_GHS}, with at most two decimals`);
@@ -70,7 +75,10 @@ export class AdjustmentService {
           `a debit of ${formatGhs(amount)} would take the ${r.mode} wallet below zero (available ${formatGhs(Number(wallet.available))})`,
         );
       }
-      const status: AdjustmentStatus = amount > this.approvalAbove ? 'pending' : 'approved';
+      // The threshold counts what was moved alone in the last 24 hours, by this admin and on this wallet.
+      const alone = await this.adjustments.movedAlone(tx, { staffId, walletId: wallet.id, profileId: r.profileId, mode: r.mode, since: now - DAY_MS });
+      const counted = Math.max(alone.byStaff, alone.onWallet) + amount;
+      const status: AdjustmentStatus = counted > this.approvalAbove ? 'pending' : 'approved';
       const row = {
         id: newId('adj'),
         walletId: wallet.id,
@@ -87,7 +95,15 @@ export class AdjustmentService {
         now,
       };
       await this.adjustments.insert(tx, row);
-      const detail = { profileId: r.profileId, mode: r.mode, direction: r.direction, amount: toGhs(amount), reason, status };
+      const detail = {
+        profileId: r.profileId,
+        mode: r.mode,
+        direction: r.direction,
+        amount: toGhs(amount),
+        reason,
+        status,
+        movedAloneIn24h: { byRequester: toGhs(alone.byStaff), onWallet: toGhs(alone.onWallet) },
+      };
       await this.audit.record(tx, actor, 'wallet.adjust', { type: 'adjustment', id: row.id }, detail);
       if (status === 'pending') return { id: row.id, status, amount, balances: null };
       const balances = await this.apply(tx, { ...toRowShape(row), decided_at: now }, now);
@@ -101,9 +117,7 @@ export class AdjustmentService {
     return this.database.unit(async (tx) => {
       const now = this.clock();
       const row = await this.pending(tx, id);
-      if (row.requested_by_staff_id === staffId) {
-        throw conflict('INVALID_REQUEST', `adjustment ${id} was requested by you: another admin must approve it (four eyes)`);
-      }
+      await assertFourEyes(tx, { what: `adjustment ${id}`, requestedByStaffId: row.requested_by_staff_id, approverStaffId: staffId });
       if (!(await this.adjustments.decide(tx, id, { status: 'approved', by: actor.name, byStaffId: staffId, reason: null, now }))) {
         throw conflict('INVALID_REQUEST', `adjustment ${id} was decided meanwhile`);
       }
@@ -122,7 +136,7 @@ export class AdjustmentService {
 
   /** Refuses a pending adjustment (its requester may withdraw it too): nothing moves. */
   async reject(actor: Actor, id: string, reason: string): Promise<AdjustmentOutcome> {
-    const staffId = namedAdmin(actor, 'reject');
+    const staffId = actor.staffId;
     const why = reasonOf(reason);
     return this.database.unit(async (tx) => {
       const now = this.clock();
@@ -183,9 +197,11 @@ export class AdjustmentService {
   }
 }
 
-/** Adjustments are made and approved by named staff accounts (the console's session, or the CLI's --as). */
+/** Adjustments are approved by named admin accounts (the console's session, or the CLI's --approver with its password). */
 function namedAdmin(actor: Actor, what: string): string {
-  if (actor.staffId === null) throw invalid('INVALID_REQUEST', `to ${what} an adjustment, name your admin account (cli: --as <e-mail>)`);
+  if (actor.staffId === null) {
+    throw invalid('INVALID_REQUEST', `to ${what} an adjustment, approve it in the console (or from the CLI with --approver <e-mail> --password-stdin)`);
+  }
   return actor.staffId;
 }
 

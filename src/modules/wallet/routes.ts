@@ -1,9 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { authErrors, withErrors } from '../../http/responses.js';
-import { WalletAlertBody, WalletBalanceResponse } from './schemas.js';
+import { WalletAlertBody, WalletBalanceResponse, WalletTransactionsQuery, WalletTransactionsResponse } from './schemas.js';
 import type { WalletService } from './service.js';
+import type { StatementService } from './statement.js';
 
-export const walletRoutes: FastifyPluginAsyncTypebox<{ wallets: WalletService }> = async (app, { wallets }) => {
+export const walletRoutes: FastifyPluginAsyncTypebox<{ wallets: WalletService; statements: StatementService }> = async (
+  app,
+  { wallets, statements },
+) => {
   app.get(
     '/wallet-balance',
     {
@@ -23,5 +27,18 @@ export const walletRoutes: FastifyPluginAsyncTypebox<{ wallets: WalletService }>
       },
     },
     async (request) => ({ success: true as const, data: await wallets.setAlert(request.auth, request.body.threshold) }),
+  );
+
+  app.get(
+    '/wallet/transactions',
+    {
+      schema: {
+        tags: ['wallet'],
+        summary: "The statement of the key's wallet: one line per order, refund, top-up or adjustment, newest first",
+        querystring: WalletTransactionsQuery,
+        response: { 200: WalletTransactionsResponse, ...authErrors, ...withErrors(400) },
+      },
+    },
+    async (request) => ({ success: true as const, data: await statements.transactions(request.auth, request.query) }),
   );
 };

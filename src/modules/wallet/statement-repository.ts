@@ -23,27 +23,62 @@ export class StatementRepository {
     return query;
   }
 
-  /** Entries of the range in ledger order (id), after entry `afterId`, at most `limit`. */
-  async entries(r: StatementRange, afterId: number, limit: number) {
-    return this.ranged(r)
-      .select([
-        'id',
-        'kind',
-        'available_delta',
-        'held_delta',
-        'available_after',
-        'held_after',
-        'order_id',
-        'order_item_id',
-        'rc_transaction_id',
-        'top_up_id',
-        'idempotency_key',
-        'memo',
-        'created_at',
-      ])
-      .where('id', '>', afterId)
-      .orderBy('id')
-      .limit(limit)
+  /**
+   * Entries of the range that move available, in ledger order (`asc`) or newest first (`desc`), after
+   * (asc) or before (desc) entry `from` (null: from the start), at most `limit`.
+   */
+  async movements(r: StatementRange, direction: 'asc' | 'desc', from: number | null, limit: number) {
+    let query = this.ranged(r).select([
+      'id',
+      'kind',
+      'available_delta',
+      'available_after',
+      'held_after',
+      'order_id',
+      'order_item_id',
+      'rc_transaction_id',
+      'top_up_id',
+      'idempotency_key',
+      'created_at',
+    ]);
+    if (from !== null) query = query.where('id', direction === 'asc' ? '>' : '<', from);
+    return query.orderBy('id', direction).limit(limit).execute();
+  }
+
+  /** What statement lines name of their orders (result-checker sales are orders too). */
+  async orders(ids: readonly string[]) {
+    if (ids.length === 0) return [];
+    return this.database.read
+      .selectFrom('orders')
+      .select(['id', 'order_type', 'short_reference', 'beneficiary_msisdn', 'operator_name', 'product_name', 'package_label', 'is_bulk'])
+      .where('id', 'in', ids)
+      .execute();
+  }
+
+  /** The recipients statement lines name (a bulk order's line names its recipient when it is one). */
+  async orderItems(ids: readonly string[]) {
+    if (ids.length === 0) return [];
+    return this.database.read.selectFrom('order_items').select(['id', 'beneficiary_msisdn', 'package_label']).where('id', 'in', ids).execute();
+  }
+
+  async topUps(ids: readonly string[]) {
+    if (ids.length === 0) return [];
+    return this.database.read.selectFrom('top_ups').select(['id', 'method', 'reference']).where('id', 'in', ids).execute();
+  }
+
+  /** The partner-facing reason of each adjustment (the one its wallet.adjusted event carries). */
+  async adjustments(ids: readonly string[]) {
+    if (ids.length === 0) return [];
+    return this.database.read.selectFrom('wallet_adjustments').select(['id', 'reason']).where('id', 'in', ids).execute();
+  }
+
+  /** Items and package names of result-checker bulk purchases. */
+  async rcBulks(ids: readonly string[]) {
+    if (ids.length === 0) return [];
+    return this.database.read
+      .selectFrom('rc_transactions')
+      .select(['bulk_id', 'package_name'])
+      .where('bulk_id', 'in', ids)
       .execute();
   }
 

@@ -1,48 +1,36 @@
-import type { LedgerKind } from '../../db/schema.js';
+import type { Owner } from '../../domain/caller.js';
 import { invalid, notFound } from '../../domain/errors.js';
 import type { Mode } from '../../domain/types.js';
+import { decodeCursor, encodeCursor } from '../../lib/cursor.js';
 import { toGhs } from '../../lib/money.js';
-import { ADJUSTMENT_KEY_PREFIX, LEDGER_KINDS, RC_BULK_DEBIT_PREFIX } from './postings.js';
+import { csvField as field, csvText as text } from '../../lib/csv.js';
 import type { WalletRepository } from './repository.js';
+import {
+  TRANSACTIONS_PAGE_DEFAULT,
+  TRANSACTIONS_PAGE_MAX,
+  type WalletTransaction,
+  type WalletTransactionPage,
+  type WalletTransactionsQuery,
+} from './schemas.js';
+import { isLineType, kindsOfTypes, LINE_TYPES, readLines, type LineType, type ReadableLine } from './statement-lines.js';
 import type { StatementRange, StatementRepository } from './statement-repository.js';
 
 export const STATEMENT_PAGE = 100;
-/** The most entries one export holds (CSV, printable page); a longer history is exported by period. */
+/** The most lines one export holds (CSV, printable page); a longer history is exported by period. */
 export const STATEMENT_EXPORT_MAX = 50_000;
 
+/** A statement in lines (statement-lines.ts): what the console shows and exports. */
 export interface StatementQuery {
   profileId: string;
   mode: Mode;
   /** YYYY-MM-DD (UTC), inclusive. */
   from?: string | undefined;
-  /** YYYY-MM-DD (UTC), inclusive. */
   to?: string | undefined;
-  kinds?: readonly string[] | undefined;
-  /** The last entry id of the page before. */
+  /** Line types shown (empty: every line). */
+  types?: readonly string[] | undefined;
+  /** The last entry of the page before (a line's lastEntry). */
   after?: number | undefined;
   limit?: number | undefined;
-}
-
-/** What a statement line is about: the record that caused it. */
-export type StatementSource =
-  | { type: 'order'; id: string }
-  | { type: 'rc_sale'; id: string }
-  | { type: 'rc_bulk'; id: string }
-  | { type: 'top_up'; id: string }
-  | { type: 'adjustment'; id: string }
-  | { type: 'opening'; id: null };
-
-export interface StatementLine {
-  id: number;
-  at: number;
-  kind: LedgerKind;
-  memo: string;
-  source: StatementSource;
-  /** Pesewas. */
-  availableDelta: number;
-  heldDelta: number;
-  availableAfter: number;
-  heldAfter: number;
 }
 
 export interface Statement {
@@ -50,14 +38,16 @@ export interface Statement {
   mode: Mode;
   from: string | null;
   to: string | null;
-  kinds: LedgerKind[];
-  /** Balances before the period and at its end (every kind: they are the wallet's), pesewas. */
+  types: LineType[];
+  /** Available and held before the period and at its end (the wallet's, whatever lines are shown), pesewas. */
   opening: { available: number; held: number };
   closing: { available: number; held: number };
-  /** Of the period's entries of the chosen kinds. */
-  totals: { entries: number; credits: number; debits: number; held: number };
-  lines: StatementLine[];
-  /** The `after` of the next page, or null on the last. */
+  /**
+   * Credits and debits (negative) of the lines shown in the period; `others` is the net of the lines
+   * a type filter leaves out (null without one), so opening + credits + debits + others = closing.
+   */
+  totals: { credits: number; debits: number; others: number | null };
+  lines: ReadableLine[];
   next: number | null;
 }
 
@@ -73,21 +63,11 @@ function dayStart(name: string, value: string): number {
   return ms;
 }
 
-function sourceOf(e: { order_id: string | null; rc_transaction_id: string | null; top_up_id: string | null; idempotency_key: string | null }): StatementSource {
-  const key = e.idempotency_key ?? '';
-  if (e.rc_transaction_id !== null) return { type: 'rc_sale', id: e.rc_transaction_id };
-  if (e.order_id !== null) return { type: 'order', id: e.order_id };
-  if (e.top_up_id !== null) return { type: 'top_up', id: e.top_up_id };
-  if (key.startsWith(ADJUSTMENT_KEY_PREFIX)) return { type: 'adjustment', id: key.slice(ADJUSTMENT_KEY_PREFIX.length) };
-  if (key.startsWith(RC_BULK_DEBIT_PREFIX)) return { type: 'rc_bulk', id: key.slice(RC_BULK_DEBIT_PREFIX.length) };
-  return { type: 'opening', id: null };
-}
-
 /**
- * A partner's statement (docs/console.md, "Statements"): one wallet's ledger entries in order with
- * the balances after each, for a period (UTC days) and kinds, paged by entry. The closing balance
- * of a statement without an end date is the wallet's balance as `ledger verify` derives it: the sum
- * of its entries.
+ * A partner's statement (docs/console.md, "Statements"; docs/api.md, "Wallet transactions"): one
+ * wallet's lines (statement-lines.ts) with the balance after each, for a period and line types. The
+ * closing balance of a statement without an end date is the wallet's balance as `ledger verify`
+ * derives it: the sum of its entries.
  */
 export class StatementService {
   constructor(
@@ -95,92 +75,159 @@ export class StatementService {
     private readonly statements: StatementRepository,
   ) {}
 
+  /** The statement in lines (console page, print and CSV): period (UTC days), line types, paged by line. */
   async statement(q: StatementQuery): Promise<Statement> {
     const wallet = await this.wallets.find({ profileId: q.profileId, mode: q.mode });
     if (!wallet) throw notFound('PROFILE_NOT_FOUND', `profile ${q.profileId} has no ${q.mode} wallet`);
     const from = q.from ? dayStart('from', q.from) : null;
     const to = q.to ? dayStart('to', q.to) + DAY : null;
     if (from !== null && to !== null && to <= from) throw invalid('INVALID_REQUEST', 'from must not be after to');
-    const known = new Set<string>(LEDGER_KINDS);
-    const kinds = [...new Set((q.kinds ?? []).map((k) => k.trim()).filter((k) => k !== ''))];
-    const unknown = kinds.filter((k) => !known.has(k));
-    if (unknown.length > 0) throw invalid('INVALID_REQUEST', `unknown kind ${unknown.join(', ')}; one of ${LEDGER_KINDS.join(', ')}`);
-    const range: StatementRange = { walletId: wallet.id, from, to, kinds: kinds as LedgerKind[] };
+    const wanted = [...new Set((q.types ?? []).map((t) => t.trim()).filter((t) => t !== ''))];
+    const unknown = wanted.filter((t) => !isLineType(t));
+    if (unknown.length > 0) throw invalid('INVALID_REQUEST', `unknown line type ${unknown.join(', ')}; one of ${LINE_TYPES.join(', ')}`);
+    const types = wanted.filter(isLineType);
+    const all: StatementRange = { walletId: wallet.id, from, to, kinds: [] };
+    const range: StatementRange = { ...all, kinds: types.length > 0 ? kindsOfTypes(types) : [] };
     const limit = Math.min(Math.max(q.limit ?? STATEMENT_PAGE, 1), STATEMENT_EXPORT_MAX);
-    const [rows, totals, opening, closing] = await Promise.all([
-      this.statements.entries(range, q.after ?? 0, limit + 1),
+    const [page, shown, every, opening, closing] = await Promise.all([
+      readLines(this.statements, range, 'asc', q.after ?? null, limit),
       this.statements.totals(range),
+      types.length > 0 ? this.statements.totals(all) : null,
       from === null ? { available: 0, held: 0 } : this.statements.balancesBefore(wallet.id, from),
       this.statements.balancesBefore(wallet.id, to),
     ]);
-    const page = rows.slice(0, limit);
     return {
       profileId: q.profileId,
       mode: q.mode,
       from: q.from?.trim() || null,
       to: q.to?.trim() || null,
-      kinds: range.kinds.slice(),
+      types,
       opening,
       closing,
-      totals,
-      lines: page.map((e) => ({
-        id: Number(e.id),
-        at: Number(e.created_at),
-        kind: e.kind,
-        memo: e.memo ?? '',
-        source: sourceOf(e),
-        availableDelta: Number(e.available_delta),
-        heldDelta: Number(e.held_delta),
-        availableAfter: Number(e.available_after),
-        heldAfter: Number(e.held_after),
-      })),
-      next: rows.length > limit ? Number(page[page.length - 1]?.id) : null,
+      totals: {
+        credits: shown.credits,
+        debits: shown.debits,
+        others: every === null ? null : every.credits + every.debits - (shown.credits + shown.debits),
+      },
+      lines: page.lines,
+      next: page.more ? (page.lines[page.lines.length - 1]?.lastEntry ?? null) : null,
+    };
+  }
+
+  /** GET /api/v1/wallet/transactions: the lines of the key's own wallet, newest first. */
+  async transactions(owner: Owner, query: WalletTransactionsQuery): Promise<WalletTransactionPage> {
+    const q = parseTransactionsQuery(query);
+    const wallet = await this.wallets.find(owner);
+    if (!wallet) return { transactions: [], isDone: true, continueCursor: '' };
+    const range: StatementRange = { walletId: wallet.id, from: q.from, to: q.to, kinds: [] };
+    const page = await readLines(this.statements, range, 'desc', q.before, q.limit);
+    const last = page.lines[page.lines.length - 1];
+    return {
+      transactions: page.lines.map(toTransactionView),
+      isDone: !page.more,
+      continueCursor: last ? encodeCursor({ createdAt: last.at, id: String(last.firstEntry) }) : (query.cursor ?? ''),
     };
   }
 }
 
-/** One CSV field (RFC 4180). */
-function field(value: string | number): string {
-  const text = String(value);
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+/** GET /api/v1/wallet/transactions: unix ms from (inclusive) and to (exclusive), limit, cursor. */
+interface TransactionsRequest {
+  from: number | null;
+  to: number | null;
+  limit: number;
+  /** Lines before this entry (newest first). */
+  before: number | null;
 }
 
-export const STATEMENT_CSV_HEADER = [
-  'entry',
-  'date',
-  'kind',
-  'description',
-  'source',
-  'source_id',
-  'available_change_ghs',
-  'held_change_ghs',
-  'available_after_ghs',
-  'held_after_ghs',
-] as const;
+function unixMs(name: string, value: string | undefined): number | null {
+  if (value === undefined || value.trim() === '') return null;
+  const raw = value.trim();
+  const ms = /^\d{1,16}$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!Number.isSafeInteger(ms)) throw invalid('INVALID_REQUEST', `${name} must be a time in unix milliseconds (got ${JSON.stringify(value)})`);
+  return ms;
+}
+
+/** Each bad value is a 400 INVALID_REQUEST; a limit above the most is capped (docs/api.md, "Wallet transactions"). */
+export function parseTransactionsQuery(query: WalletTransactionsQuery): TransactionsRequest {
+  const from = unixMs('from', query.from);
+  const to = unixMs('to', query.to);
+  if (from !== null && to !== null && to <= from) throw invalid('INVALID_REQUEST', 'from must be before to');
+  let limit = TRANSACTIONS_PAGE_DEFAULT;
+  if (query.limit !== undefined && query.limit !== '') {
+    const raw = query.limit.trim();
+    const value = /^\d{1,15}$/.test(raw) ? Number(raw) : Number.NaN;
+    if (!Number.isSafeInteger(value) || value < 1) {
+      throw invalid('INVALID_REQUEST', `limit must be an integer from 1 to ${TRANSACTIONS_PAGE_MAX}`);
+    }
+    limit = Math.min(value, TRANSACTIONS_PAGE_MAX);
+  }
+  let before: number | null = null;
+  if (query.cursor !== undefined && query.cursor !== '') {
+    const position = decodeCursor(query.cursor);
+    if (!position || !/^\d{1,15}$/.test(position.id)) {
+      throw invalid('INVALID_REQUEST', 'cursor is not a continueCursor returned by this endpoint');
+    }
+    before = Number(position.id);
+  }
+  return { from, to, limit, before };
+}
+
+/** A line at the wire edge: GHS, the partner's words. */
+export function toTransactionView(l: ReadableLine): WalletTransaction {
+  return {
+    id: `txn_${l.firstEntry}`,
+    type: l.type,
+    createdAt: l.at,
+    description: l.description,
+    direction: l.amount < 0 ? 'debit' : 'credit',
+    amount: toGhs(l.amount),
+    balanceAfter: toGhs(l.balanceAfter),
+    orderId: l.orderId,
+    shortReference: l.shortReference,
+    beneficiaryMsisdn: l.beneficiaryMsisdn,
+    packageName: l.packageName,
+    topUpId: l.topUpId,
+    adjustmentId: l.adjustmentId,
+  };
+}
 
 const money = (pesewas: number) => toGhs(pesewas).toFixed(2);
 
-/** The statement's lines as CSV (GHS with two decimals, dates ISO 8601 UTC), a header first. */
-export function statementCsv(s: Statement): string {
-  const lines = [STATEMENT_CSV_HEADER.join(',')];
+export const LINES_CSV_HEADER = [
+  'date',
+  'type',
+  'reference',
+  'order_id',
+  'number',
+  'package',
+  'description',
+  'charge_ghs',
+  'refund_or_credit_ghs',
+  'balance_ghs',
+  'line',
+] as const;
+
+/** A statement in lines as CSV, as the console shows it (GHS with two decimals, dates ISO 8601 UTC). */
+export function linesCsv(s: Statement): string {
+  const rows = [LINES_CSV_HEADER.join(',')];
   for (const l of s.lines) {
-    lines.push(
+    rows.push(
       [
-        l.id,
         new Date(l.at).toISOString(),
-        l.kind,
-        // Free text a spreadsheet would run as a formula is shown with a leading '.
-        /^[=+\-@\t\r]/.test(l.memo) ? `'${l.memo}` : l.memo,
-        l.source.type,
-        l.source.id ?? '',
-        money(l.availableDelta),
-        money(l.heldDelta),
-        money(l.availableAfter),
-        money(l.heldAfter),
+        l.type,
+        l.shortReference ?? l.topUpId ?? l.adjustmentId ?? '',
+        l.orderId ?? '',
+        l.beneficiaryMsisdn ?? '',
+        text(l.packageName ?? ''),
+        text(l.description),
+        l.amount < 0 ? money(-l.amount) : '',
+        l.amount >= 0 ? money(l.amount) : '',
+        money(l.balanceAfter),
+        `txn_${l.firstEntry}`,
       ]
         .map(field)
         .join(','),
     );
   }
-  return `${lines.join('\r\n')}\r\n`;
+  return `${rows.join('\r\n')}\r\n`;
 }

@@ -6,10 +6,12 @@ import {
   type AttemptRequest,
   type CallbackSubject,
   type CheckAnswer,
+  type ProductCheck,
   type RouteOf,
   type SubmitAnswer,
   type UpstreamAdapter,
   type UpstreamBooks,
+  type UpstreamCatalog,
   type UpstreamRecord,
 } from '../types.js';
 import { answerForSubmitError, answerForTransaction, describeErrors, dtoneCostOf, dtoneErrorsOf, statusClassOf } from './answers.js';
@@ -31,7 +33,7 @@ const MAX_LIST_PAGES = 100_000;
  * one asynchronous call under our reference as `external_id`, followed by its id, found again by
  * `GET /transactions?external_id=`. Basic auth with the API key and secret on every call.
  */
-export class DtoneAdapter implements UpstreamAdapter<DtoneRoute>, UpstreamBooks {
+export class DtoneAdapter implements UpstreamAdapter<DtoneRoute>, UpstreamBooks, UpstreamCatalog<DtoneRoute> {
   readonly name = 'dtone';
   private readonly baseUrl: string;
   private readonly authorization: string;
@@ -62,6 +64,26 @@ export class DtoneAdapter implements UpstreamAdapter<DtoneRoute>, UpstreamBooks 
       return answerForTransaction(reply.body);
     }
     return answerForSubmitError(reply.status, reply.body);
+  }
+
+  /**
+   * Whether DT One offers the route's product to this account (`GET /products/{id}`): a 404 (1003001
+   * product not available, or no such product) is a product it does not offer; a product of another
+   * country than Ghana too.
+   */
+  async offers(route: DtoneRoute): Promise<ProductCheck> {
+    const reply = await this.call('GET', `/products/${encodeURIComponent(String(route.productId))}`);
+    if (!reply.reached) return { result: 'unread', why: `DT One did not answer for product ${route.productId} (${reply.message})` };
+    const errors = dtoneErrorsOf(reply.body);
+    const said = errors.length === 0 ? `HTTP ${reply.status}` : describeErrors(errors);
+    if (reply.status === 404) return { result: 'missing', why: `DT One does not offer product ${route.productId} to this account (${said})` };
+    if (reply.status !== 200) return { result: 'unread', why: `DT One answered ${said} for product ${route.productId}` };
+    const id = numberField(reply.body, 'id');
+    if (id !== null && id !== route.productId) return { result: 'unread', why: `DT One answered for product ${id}, not ${route.productId}` };
+    const name = stringField(reply.body, 'name') ?? `product ${route.productId}`;
+    const country = stringField(field(field(reply.body, 'operator'), 'country'), 'iso_code');
+    if (country !== null && country.toUpperCase() !== 'GHA') return { result: 'missing', why: `DT One's product ${route.productId} (${name}) is for ${country}, not Ghana` };
+    return { result: 'offered', detail: `DT One offers product ${route.productId} (${name})` };
   }
 
   async check(attempt: AttemptHandle<DtoneRoute>): Promise<CheckAnswer> {

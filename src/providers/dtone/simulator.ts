@@ -20,7 +20,8 @@ import {
  * A DT One DVS v1 stand-in (docs/upstream-apis.md), for tests, staging and
  * `cli simulate dtone --port <n>`. Under /v1: `POST /async/transactions` (201 with the transaction),
  * `GET /transactions/{id}`, `GET /transactions?external_id=&from_date=&to_date=&page=&per_page=`
- * (an array, paged by the X-Total / X-Next-Page headers, per_page ≤ 100) and `GET /balances`.
+ * (an array, paged by the X-Total / X-Next-Page headers, per_page ≤ 100), `GET /balances` and
+ * `GET /products/{id}` (a product of the account, 404 1003001 for any other).
  *
  * Basic auth with fixed demo credentials: API key `dtone-sim-key`, secret `dtone-sim-secret`
  * (`env` holds them with DTONE_API_URL). A transaction is CONFIRMED when taken and reaches its
@@ -340,6 +341,25 @@ export async function startDtoneSimulator(options: DtoneSimulatorOptions = {}): 
     return { status: 200, body: matching.slice((page - 1) * perPage, page * perPage).map(render), headers };
   };
 
+  /** `GET /products/{id}`: a product of this account, as DT One describes one (a Ghana operator's fixed-value recharge). */
+  const productAnswer = (id: string): SimResponse => {
+    const product = /^\d+$/.test(id) ? products.get(Number(id)) : undefined;
+    if (!product) return errorAnswer(ERRORS.productUnavailable);
+    return {
+      status: 200,
+      body: {
+        id: Number(id),
+        name: `Simulated product ${id}`,
+        description: null,
+        type: 'FIXED_VALUE_RECHARGE',
+        service: { id: 2, name: 'Mobile Data' },
+        operator: { id: 1573, name: 'MTN Ghana', country: { iso_code: 'GHA', name: 'Ghana' } },
+        prices: { wholesale: { unit_type: 'CURRENCY', unit: product.unit, amount: product.amount, fee: product.fee }, retail: null },
+        availability_zones: ['INTERNATIONAL'],
+      },
+    };
+  };
+
   const handle = async (request: SimRequest): Promise<SimResponse> => {
     const route = routeOf(request);
     if (route === null) return errorAnswer(ERRORS.notFound);
@@ -352,6 +372,8 @@ export async function startDtoneSimulator(options: DtoneSimulatorOptions = {}): 
         return status(route.id);
       case 'lookup':
         return list(request.query);
+      case 'product':
+        return productAnswer(route.id);
       case 'balance':
         return {
           status: 200,
@@ -427,7 +449,7 @@ export async function startDtoneSimulator(options: DtoneSimulatorOptions = {}): 
   };
 }
 
-type SimRoute = { name: 'buy' } | { name: 'status'; id: string } | { name: 'lookup' } | { name: 'balance' };
+type SimRoute = { name: 'buy' } | { name: 'status'; id: string } | { name: 'lookup' } | { name: 'balance' } | { name: 'product'; id: string };
 
 /** The endpoint a request is for, by method and path; null for anything DT One would answer 404. */
 function routeOf(request: SimRequest): SimRoute | null {
@@ -436,6 +458,8 @@ function routeOf(request: SimRequest): SimRoute | null {
   if (request.method !== 'GET') return null;
   if (path === '/v1/transactions') return { name: 'lookup' };
   if (path === '/v1/balances') return { name: 'balance' };
+  const product = /^\/v1\/products\/([^/]+)$/.exec(path);
+  if (product?.[1]) return { name: 'product', id: product[1] };
   const match = /^\/v1\/transactions\/([^/]+)$/.exec(path);
   return match?.[1] ? { name: 'status', id: match[1] } : null;
 }

@@ -6,14 +6,16 @@ import {
   type AttemptRequest,
   type CallbackSubject,
   type CheckAnswer,
+  type ProductCheck,
   type RouteOf,
   type SubmitAnswer,
   type UpstreamAdapter,
   type UpstreamBooks,
+  type UpstreamCatalog,
   type UpstreamRecord,
 } from '../types.js';
-import { chooseBundle, classifyPurchase, classifyStatus } from './answers.js';
-import { HUBTEL_CODES, hubtelField, hubtelNumber, hubtelString, responseCodeOf } from './wire.js';
+import { chooseBundle, classifyOffer, classifyPurchase, classifyStatus } from './answers.js';
+import { HUBTEL_CODES, HUBTEL_DATA_SERVICES, hubtelField, hubtelNumber, hubtelString, responseCodeOf } from './wire.js';
 
 type HubtelRoute = RouteOf<'hubtel'>;
 
@@ -30,13 +32,24 @@ export interface HubtelAdapterOptions {
 }
 
 /**
+ * The number whose bundle list a route is checked against when staff save it (docs/live-delivery.md,
+ * "Routes"), by the data service of Appendix A; a service we do not know is asked with the MTN one.
+ * The lists depend on the number: these are ordinary prepaid numbers of each network's first prefix.
+ */
+export const HUBTEL_CHECK_NUMBERS: Readonly<Record<string, string>> = {
+  [HUBTEL_DATA_SERVICES.mtn]: '233244123456',
+  [HUBTEL_DATA_SERVICES.telecel]: '233201234567',
+  [HUBTEL_DATA_SERVICES.at]: '233271234567',
+};
+
+/**
  * Hubtel Commission Services (docs/upstream-apis.md). A submission reads the number's bundle
  * list first and buys only when the route's bundle is listed at the route's price; the purchase's
  * ClientReference is the attempt's reference. Status and lookup are one call: Hubtel's status
  * endpoint, by ClientReference. Every answer is classified in answers.ts; nothing here throws for
  * what Hubtel says or does not say.
  */
-export class HubtelAdapter implements UpstreamAdapter<HubtelRoute>, UpstreamBooks {
+export class HubtelAdapter implements UpstreamAdapter<HubtelRoute>, UpstreamBooks, UpstreamCatalog<HubtelRoute> {
   readonly name = 'hubtel' as const;
   private readonly authorization: string;
 
@@ -71,6 +84,13 @@ export class HubtelAdapter implements UpstreamAdapter<HubtelRoute>, UpstreamBook
       },
     });
     return classifyPurchase(purchase, amount);
+  }
+
+  /** Whether the route's bundle is on the bundle list of its service's test number, at the route's amount. */
+  async offers(route: HubtelRoute): Promise<ProductCheck> {
+    const msisdn = HUBTEL_CHECK_NUMBERS[route.serviceId] ?? '233244123456';
+    const reply = await this.call({ method: 'GET', url: `${this.serviceUrl(route)}?destination=${encodeURIComponent(msisdn)}` });
+    return classifyOffer(reply, route, msisdn);
   }
 
   async check(attempt: AttemptHandle<HubtelRoute>): Promise<CheckAnswer> {

@@ -1,5 +1,5 @@
 import { ghsToPesewas, type UpstreamReply } from '../http.js';
-import type { CheckAnswer, RouteOf, SubmitAnswer } from '../types.js';
+import type { CheckAnswer, ProductCheck, RouteOf, SubmitAnswer } from '../types.js';
 import { HUBTEL_CODES, type HubtelBundle, hubtelField, hubtelNumber, hubtelString, messageOf, readBundleList, responseCodeOf } from './wire.js';
 
 /**
@@ -45,6 +45,29 @@ export function chooseBundle(reply: UpstreamReply, route: RouteOf<'hubtel'>): Bu
     problem: 'route',
     message: `Hubtel's price of bundle ${route.bundle} differs from the route's: GHS ${listed} listed, GHS ${ghs(route.amount)} expected`,
   });
+}
+
+/**
+ * A route checked against the bundle list of `msisdn` (a test number), when staff save it: offered
+ * when the list has the route's bundle at the route's amount; missing when Hubtel listed bundles
+ * without it, or refused the service as invalid (a wrong serviceId); unread otherwise (no answer,
+ * a 5xx, refused credentials, the test number refused).
+ */
+export function classifyOffer(reply: UpstreamReply, route: RouteOf<'hubtel'>, msisdn: string): ProductCheck {
+  const choice = chooseBundle(reply, route);
+  if (choice.found) {
+    const label = choice.bundle.display === '' ? '' : ` (${choice.bundle.display})`;
+    return { result: 'offered', detail: `Hubtel lists bundle ${choice.bundle.value}${label} at GHS ${ghs(route.amount)} for ${msisdn}` };
+  }
+  const code = reply.reached ? responseCodeOf(reply.body) : null;
+  const listed = reply.reached && reply.status < 500 && code === HUBTEL_CODES.success && readBundleList(reply.body) !== null;
+  const serviceRefused =
+    (code === HUBTEL_CODES.invalidRequest || code === HUBTEL_CODES.validation) &&
+    choice.answer.class === 'refused' &&
+    choice.answer.problem === 'route';
+  const said = choice.answer.message ?? 'no reason given';
+  if (listed || serviceRefused) return { result: 'missing', why: `${said} (bundle list for the test number ${msisdn})` };
+  return { result: 'unread', why: `Hubtel's bundle list for the test number ${msisdn} could not be read: ${said.replace(/; nothing was bought$/, '')}` };
 }
 
 /** The answer to a purchase (POST {CS}/{deposit}/{service}); `askedGhs` is the Amount we sent. */

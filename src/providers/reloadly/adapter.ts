@@ -6,10 +6,12 @@ import {
   type AttemptRequest,
   type CallbackSubject,
   type CheckAnswer,
+  type ProductCheck,
   type RouteOf,
   type SubmitAnswer,
   type UpstreamAdapter,
   type UpstreamBooks,
+  type UpstreamCatalog,
   type UpstreamRecord,
 } from '../types.js';
 import {
@@ -46,7 +48,7 @@ const REPORT_MAX_PAGES = 100_000;
  * nothing the upstream does or says makes it throw. Reloadly's callback URL is set in its dashboard,
  * not per call, so the attempt's callbackUrl is not sent.
  */
-export class ReloadlyAdapter implements UpstreamAdapter<ReloadlyRoute>, UpstreamBooks {
+export class ReloadlyAdapter implements UpstreamAdapter<ReloadlyRoute>, UpstreamBooks, UpstreamCatalog<ReloadlyRoute> {
   readonly name = 'reloadly' as const;
   private readonly tokens: ReloadlyTokens;
   private readonly clock: () => number;
@@ -76,6 +78,20 @@ export class ReloadlyAdapter implements UpstreamAdapter<ReloadlyRoute>, Upstream
     if (reply.status >= 200 && reply.status < 300) return readBuyAnswer(reply.body);
     if (reply.status >= 500) return { class: 'unknown', message: `Reloadly answered the top-up with HTTP ${reply.status}; it may have taken it` };
     return readRefusal(reply.status, reply.body);
+  }
+
+  /**
+   * Whether Reloadly has the route's operator, in Ghana, with the route's amount among its local
+   * amounts (`GET /operators/{id}`): a fixed list must hold it, a range must contain it.
+   */
+  async offers(route: ReloadlyRoute): Promise<ProductCheck> {
+    const outcome = await this.call('GET', `/operators/${encodeURIComponent(String(route.operatorId))}`);
+    if (outcome.token === 'missing') return { result: 'unread', why: `${outcome.message}; operator ${route.operatorId} could not be read` };
+    const { reply } = outcome;
+    if (!reply.reached) return { result: 'unread', why: `Reloadly did not answer for operator ${route.operatorId} (${reply.message})` };
+    if (reply.status === 404) return { result: 'missing', why: `Reloadly has no operator ${route.operatorId}${codeSuffix(reply.body)}` };
+    if (reply.status !== 200) return { result: 'unread', why: `Reloadly answered HTTP ${reply.status} for operator ${route.operatorId}${codeSuffix(reply.body)}` };
+    return readOperator(reply.body, route);
   }
 
   async check(attempt: AttemptHandle<ReloadlyRoute>): Promise<CheckAnswer> {
@@ -309,6 +325,30 @@ function describe(code: string | null, body: unknown, status: number | null): st
   const said = stringField(body, 'message')?.trim().slice(0, 160) || null;
   const what = words ?? said ?? (status === null ? 'no reason given' : `HTTP ${status}`);
   return code === null ? what : `${what} (${code})`;
+}
+
+/** An operator (`GET /operators/{id}`) against a route: its country, then its local amounts. */
+function readOperator(body: unknown, route: ReloadlyRoute): ProductCheck {
+  const id = numberField(body, 'operatorId') ?? numberField(body, 'id');
+  if (id !== null && id !== route.operatorId) return { result: 'unread', why: `Reloadly answered for operator ${id}, not ${route.operatorId}` };
+  const name = stringField(body, 'name') ?? `operator ${route.operatorId}`;
+  const country = stringField(field(body, 'country'), 'isoName');
+  if (country !== null && country.toUpperCase() !== 'GH') return { result: 'missing', why: `Reloadly's operator ${route.operatorId} (${name}) is in ${country}, not Ghana` };
+  const asked = pesewasToGhs(route.amount);
+  const fixed = field(body, 'localFixedAmounts');
+  const amounts = Array.isArray(fixed) ? fixed.filter((a): a is number => typeof a === 'number') : [];
+  const denomination = (stringField(body, 'denominationType') ?? '').toUpperCase();
+  if (amounts.length > 0 && denomination !== 'RANGE') {
+    if (amounts.some((a) => ghsToPesewas(a) === route.amount)) return { result: 'offered', detail: `Reloadly's ${name} (${route.operatorId}) has GHS ${asked.toFixed(2)} among its fixed amounts` };
+    return { result: 'missing', why: `Reloadly's ${name} (${route.operatorId}) has no fixed amount of GHS ${asked.toFixed(2)} (it has GHS ${amounts.map((a) => a.toFixed(2)).join(', ')})` };
+  }
+  const min = numberField(body, 'localMinAmount');
+  const max = numberField(body, 'localMaxAmount');
+  if (min !== null && max !== null) {
+    if (route.amount >= ghsToPesewas(min) && route.amount <= ghsToPesewas(max)) return { result: 'offered', detail: `Reloadly's ${name} (${route.operatorId}) takes GHS ${min.toFixed(2)} to ${max.toFixed(2)}` };
+    return { result: 'missing', why: `Reloadly's ${name} (${route.operatorId}) takes GHS ${min.toFixed(2)} to ${max.toFixed(2)}, not GHS ${asked.toFixed(2)}` };
+  }
+  return { result: 'offered', detail: `Reloadly has operator ${route.operatorId} (${name}); it lists no local amounts to check GHS ${asked.toFixed(2)} against` };
 }
 
 function codeSuffix(body: unknown): string {

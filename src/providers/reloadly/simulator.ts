@@ -35,6 +35,9 @@ import { RELOADLY_SIGNATURE_HEADER, RELOADLY_TIMESTAMP_HEADER, signReloadlyCallb
  * - `GET /topups/reports/transactions` → a Spring page (`page` from 1, `size` default 200) of
  *   transactions filtered by customIdentifier and startDate/endDate (`yyyy-MM-dd HH:mm:ss`, UTC).
  * - `GET /accounts/balance` → `{balance, currencyCode, currencyName, updatedAt}`.
+ * - `GET /operators/{id}` → the operator (RELOADLY_SIMULATOR_OPERATORS and `operators`) with its
+ *   country and local amounts (`localFixedAmounts`, or `localMinAmount`/`localMaxAmount`); 404
+ *   OPERATOR_NOT_FOUND for any other id.
  *
  * Every API call needs `Authorization: Bearer` and `Accept: application/com.reloadly.topups-v1+json`.
  * stats(): `calls` counts every request per endpoint (token, buy, status, lookup, balance);
@@ -48,7 +51,25 @@ import { RELOADLY_SIGNATURE_HEADER, RELOADLY_TIMESTAMP_HEADER, signReloadlyCallb
 export const RELOADLY_SIMULATOR_CLIENT_ID = 'reloadly-sim-client';
 export const RELOADLY_SIMULATOR_CLIENT_SECRET = 'reloadly-sim-secret';
 
+/** An operator as `GET /operators/{id}` describes it: local amounts in GHS, a fixed list or a range. */
+export interface ReloadlySimulatedOperator {
+  name: string;
+  /** ISO country code (default GH). */
+  country?: string;
+  fixed?: readonly number[];
+  range?: { min: number; max: number };
+}
+
+/** 643 is the example route of docs/live-delivery.md (any amount from GHS 1 to 1000); 644 sells fixed amounts; 645 is not in Ghana. */
+export const RELOADLY_SIMULATOR_OPERATORS: Readonly<Record<number, ReloadlySimulatedOperator>> = {
+  643: { name: 'MTN Ghana Data', range: { min: 1, max: 1000 } },
+  644: { name: 'AirtelTigo Ghana Data', fixed: [5, 10, 20, 50] },
+  645: { name: 'MTN Nigeria Data', country: 'NG', fixed: [10, 20] },
+};
+
 export interface ReloadlySimulatorOptions extends SimulatorOptions {
+  /** Added to (or replacing by id) RELOADLY_SIMULATOR_OPERATORS. */
+  operators?: Record<number, ReloadlySimulatedOperator>;
   /** The tokens' `expires_in`, in seconds (default 86400). */
   tokenTtlS?: number;
   /** The status endpoint answers with the transaction's fields flat instead of nested. */
@@ -66,7 +87,7 @@ export interface ReloadlySimulatorOptions extends SimulatorOptions {
   clientSecret?: string;
 }
 
-export type ReloadlyEndpoint = 'token' | 'buy' | 'status' | 'lookup' | 'balance';
+export type ReloadlyEndpoint = 'token' | 'buy' | 'status' | 'lookup' | 'balance' | 'operator';
 
 export interface RunningReloadlySimulator extends RunningSimulator {
   /** Buys for `msisdn` are refused with this errorCode (400, nothing taken), whatever the behaviour says. */
@@ -117,6 +138,7 @@ export async function startReloadlySimulator(options: ReloadlySimulatorOptions =
   const tokenTtlS = options.tokenTtlS ?? 86_400;
   const reportLines = options.reportLines ?? 'full';
   let behaviour: SimulatorBehaviour = { ...DEFAULT_BEHAVIOUR, numbers: {}, ...options.behaviour };
+  const operators: Record<number, ReloadlySimulatedOperator> = { ...RELOADLY_SIMULATOR_OPERATORS, ...options.operators };
   let balance = options.openingBalance ?? 10_000;
   let balanceUpdatedAt = Date.now();
   let nextTransactionId = 10_001;
@@ -339,6 +361,31 @@ export async function startReloadlySimulator(options: ReloadlySimulatorOptions =
     };
   }
 
+  /** `GET /operators/{id}`: the operator with its local amounts, or 404 OPERATOR_NOT_FOUND. */
+  function operator(request: SimRequest): SimResponse {
+    const id = request.path.split('/')[2] ?? '';
+    const found = /^\d+$/.test(id) ? operators[Number(id)] : undefined;
+    if (!found) return errorResponse(404, request.path, 'OPERATOR_NOT_FOUND', `Operator not found for id ${id}`);
+    const country = found.country ?? 'GH';
+    return {
+      status: 200,
+      body: {
+        id: Number(id),
+        operatorId: Number(id),
+        name: found.name,
+        bundle: false,
+        data: true,
+        denominationType: found.range ? 'RANGE' : 'FIXED',
+        senderCurrencyCode: currency,
+        destinationCurrencyCode: country === 'GH' ? 'GHS' : 'NGN',
+        localFixedAmounts: found.fixed ?? [],
+        localMinAmount: found.range?.min ?? null,
+        localMaxAmount: found.range?.max ?? null,
+        country: { isoName: country, name: country === 'GH' ? 'Ghana' : country },
+      },
+    };
+  }
+
   async function handle(request: SimRequest): Promise<SimResponse> {
     const endpoint = endpointOf(request);
     if (endpoint === null) return springError(404, request.path, 'Not Found');
@@ -354,6 +401,8 @@ export async function startReloadlySimulator(options: ReloadlySimulatorOptions =
         return status(request, request.path.split('/')[2] ?? '');
       case 'lookup':
         return report(request);
+      case 'operator':
+        return operator(request);
       case 'balance':
         return {
           status: 200,
@@ -424,6 +473,7 @@ function endpointOf(request: SimRequest): ReloadlyEndpoint | null {
   if (method === 'GET' && /^\/topups\/[^/]+\/status$/.test(path)) return 'status';
   if (method === 'GET' && path === '/topups/reports/transactions') return 'lookup';
   if (method === 'GET' && path === '/accounts/balance') return 'balance';
+  if (method === 'GET' && /^\/operators\/[^/]+$/.test(path)) return 'operator';
   return null;
 }
 

@@ -30,6 +30,7 @@ export interface AuditView {
  */
 const AMOUNTS_IN_DETAIL: Record<string, readonly string[]> = {
   'topup.approve': ['amount'],
+  'topup.approve.first': ['amount'],
   'topup.reject': ['amount'],
   'order.reverse': ['refunded'],
   'order.reverse_recipient': ['refunded'],
@@ -40,6 +41,10 @@ const AMOUNTS_IN_DETAIL: Record<string, readonly string[]> = {
 const NESTED_AMOUNTS_IN_DETAIL: Record<string, readonly string[]> = {
   'package.update': ['price', 'rolePrices'],
   'package.routes.set': ['amount', 'cost'],
+  // An import's changes (src/seed/changes.ts): prices, role prices and routes, a new wallet's opening balance.
+  'import.package': ['price', 'rolePrices.Agent', 'rolePrices.SuperAgent', 'rolePrices.Customer', 'rolePrices.Staff', 'amount', 'cost'],
+  'import.rc_package': ['price', 'rolePrices.Agent', 'rolePrices.SuperAgent', 'rolePrices.Customer', 'rolePrices.Staff'],
+  'import.profile': ['wallet.live', 'wallet.test'],
 };
 
 const asGhs = (value: number) => `GHS ${value.toFixed(2)}`;

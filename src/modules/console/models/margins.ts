@@ -1,4 +1,5 @@
-import type { MarginGroup, MarginLine, MarginReport } from '../../margins/service.js';
+import type { MarginGroup, MarginLine, MarginReport, UnknownCostSale } from '../../margins/service.js';
+import { at } from './frame.js';
 import { partnerRef, type PartnerRef } from './listing.js';
 
 export interface MarginLineView {
@@ -6,10 +7,13 @@ export interface MarginLineView {
   /** Grouped by partner: the partner (its name, linking to its page). */
   partner: PartnerRef | null;
   sales: string;
+  refunds: string;
   cost: string;
   margin: string;
   deliveries: number;
   costUnknown: number;
+  /** GHS, or '' when every sale of the line has a known cost. */
+  costUnknownSales: string;
   negative: boolean;
 }
 
@@ -22,7 +26,13 @@ export interface ChartBar {
   margin: { y: number; height: number };
 }
 
-export interface MarginsView {
+/** The period as the date pickers show it: its first and its last day (UTC). */
+export interface PeriodDays {
+  fromDay: string;
+  toDay: string;
+}
+
+export interface MarginsView extends PeriodDays {
   from: string;
   to: string;
   by: MarginGroup;
@@ -30,6 +40,16 @@ export interface MarginsView {
   total: MarginLineView;
   chart: { width: number; height: number; bars: ChartBar[]; barWidth: number; top: string; shown: number };
   csvHref: string;
+  /** The list of the period's sales whose cost is not known. */
+  unknownCostHref: string;
+}
+
+export interface UnknownCostView extends PeriodDays {
+  rows: { kind: string; orderHref: string; reference: string; partner: PartnerRef; msisdn: string; packageId: string; provider: string; amount: string; completedAt: string }[];
+  total: string;
+  marginsHref: string;
+  /** The list shows at most this many (the newest). */
+  max: number;
 }
 
 const ghs = (pesewas: number) => (pesewas / 100).toFixed(2);
@@ -40,7 +60,18 @@ const CHART_BASE = CHART_HEIGHT - 30;
 const CHART_GROUPS = 31;
 
 function lineView(l: MarginLine, names: ReadonlyMap<string, string> | null = null): MarginLineView {
-  return { group: l.group, partner: names === null ? null : partnerRef(l.group, names), sales: ghs(l.sales), cost: ghs(l.cost), margin: ghs(l.margin), deliveries: l.deliveries, costUnknown: l.costUnknown, negative: l.margin < 0 };
+  return {
+    group: l.group,
+    partner: names === null ? null : partnerRef(l.group, names),
+    sales: ghs(l.sales),
+    refunds: l.refunds === 0 ? '' : ghs(l.refunds),
+    cost: ghs(l.cost),
+    margin: ghs(l.margin),
+    deliveries: l.deliveries,
+    costUnknown: l.costUnknown,
+    costUnknownSales: l.costUnknown === 0 && l.costUnknownSales === 0 ? '' : ghs(l.costUnknownSales),
+    negative: l.margin < 0,
+  };
 }
 
 function chartOf(lines: MarginLine[]): MarginsView['chart'] {
@@ -60,16 +91,44 @@ function chartOf(lines: MarginLine[]): MarginsView['chart'] {
   };
 }
 
+type Period = { from: string; to: string; fromMs: number; toMs: number };
+
+const days = (p: Period): PeriodDays => ({ fromDay: new Date(p.fromMs).toISOString().slice(0, 10), toDay: new Date(p.toMs - 1).toISOString().slice(0, 10) });
+
 /** `names`: the partners' names when the report is grouped by partner. */
-export function marginsView(report: MarginReport, query: { from: string; to: string }, names: ReadonlyMap<string, string> | null = null): MarginsView {
+export function marginsView(report: MarginReport, query: Period, names: ReadonlyMap<string, string> | null = null): MarginsView {
   const params = new URLSearchParams({ from: query.from, to: query.to, by: report.by });
+  const period = new URLSearchParams({ from: query.from, to: query.to });
   return {
     from: query.from,
     to: query.to,
+    ...days(query),
     by: report.by,
     lines: report.lines.map((l) => lineView(l, names)),
     total: lineView(report.total),
     chart: chartOf(report.lines),
     csvHref: `/console/reports/margins.csv?${params.toString()}`,
+    unknownCostHref: `/console/reports/margins/unknown-cost?${period.toString()}`,
+  };
+}
+
+export function unknownCostView(sales: readonly UnknownCostSale[], query: Period, names: ReadonlyMap<string, string>, max: number): UnknownCostView {
+  const period = new URLSearchParams({ from: query.from, to: query.to });
+  return {
+    ...days(query),
+    rows: sales.map((s) => ({
+      kind: s.kind === 'result_checker' ? 'result checker' : 'data',
+      orderHref: `/console/orders/${encodeURIComponent(s.order_id)}`,
+      reference: s.short_reference,
+      partner: partnerRef(s.profile_id, names),
+      msisdn: s.msisdn,
+      packageId: s.package_id,
+      provider: s.provider,
+      amount: ghs(s.amount),
+      completedAt: at(s.completed_at),
+    })),
+    total: ghs(sales.reduce((sum, s) => sum + s.amount, 0)),
+    marginsHref: `/console/reports/margins?${period.toString()}`,
+    max,
   };
 }

@@ -1,10 +1,11 @@
 import { ORDER_STATES, type OrderRow, type ProviderAttemptRow, type StaffRole } from '../../../db/schema.js';
 import type { StaffOrderDetail } from '../../orders/service.js';
+import { PARTNER_MESSAGES } from '../../deliveries/partner-messages.js';
 import { mayAct } from '../service.js';
 import type { Mode } from '../../../domain/types.js';
 import type { Page } from '../../../lib/staff-page.js';
 import { at, ghs } from './frame.js';
-import { modeSwitch, pagingLinks, partnerRef, type ModeSwitch, type PagingLinks, type PartnerRef } from './listing.js';
+import { href, modeSwitch, pagingLinks, partnerRef, type ModeSwitch, type PagingLinks, type PartnerRef } from './listing.js';
 
 /** The search form as the staff member filled it in (echoed back). */
 export interface OrderSearchForm {
@@ -37,6 +38,8 @@ export interface OrdersView {
   modes: ModeSwitch;
   results: OrderLine[];
   paging: PagingLinks;
+  /** The CSV of every order the filters match (not only this page). */
+  exportHref: string;
 }
 
 export interface RecipientLine {
@@ -94,6 +97,52 @@ export interface OrderView {
   canRetry: boolean;
   /** Numbers of the deliveries still open, which an admin may resolve by hand (empty: none, or not an admin). */
   resolvable: string[];
+  /** What the partner reads of a delivery failed by hand when staff write no message of their own. */
+  defaultPartnerMessage: string;
+  /** A result-checker sale's credential (it has no recipients): null for other orders. */
+  credential: CredentialLine | null;
+}
+
+export interface CredentialLine {
+  id: string;
+  /** assigned, refunded (voided), not issued (out of stock: refunded), or pending. */
+  state: string;
+  buyer: string;
+  assignedAt: string;
+  refundedAt: string;
+  reason: string;
+}
+
+/** What the staff read of a sale's credential (its secret is never shown). */
+export type StaffSale = {
+  state: string;
+  credential_id: string | null;
+  buyer_phone: string;
+  error_message: string | null;
+  refunded_at: number | null;
+  refund_reason: string | null;
+  assigned_at: number | null;
+  voided_at: number | null;
+  void_reason: string | null;
+};
+
+function credentialLine(sale: StaffSale): CredentialLine {
+  const state =
+    sale.voided_at !== null || sale.refunded_at !== null
+      ? 'refunded (credential voided)'
+      : sale.state === 'failed'
+        ? 'not issued: out of stock (refunded)'
+        : sale.credential_id !== null
+          ? 'assigned'
+          : sale.state;
+  return {
+    id: sale.credential_id ?? '—',
+    state,
+    buyer: sale.buyer_phone,
+    assignedAt: at(sale.assigned_at),
+    refundedAt: at(sale.refunded_at ?? sale.voided_at),
+    reason: sale.refund_reason ?? sale.void_reason ?? sale.error_message ?? '',
+  };
 }
 
 export interface AttemptLine {
@@ -129,12 +178,13 @@ export function ordersView(form: OrderSearchForm, mode: Mode, found: Page<OrderR
     modes: modeSwitch('/console/orders', filters, mode),
     results: found.rows.map((o) => orderLine(o, found.names)),
     paging: pagingLinks('/console/orders', filters, mode, found),
+    exportHref: href('/console/orders.csv', { ...filters, mode }),
   };
 }
 
 /** An order's page; `now` and `stuckAfterMs` tell whether a delivery is stuck (and may be retried). */
 export function orderView(
-  d: StaffOrderDetail & { attempts: ProviderAttemptRow[]; names: ReadonlyMap<string, string> },
+  d: StaffOrderDetail & { attempts: ProviderAttemptRow[]; names: ReadonlyMap<string, string>; sale?: StaffSale | null },
   role: StaffRole,
   stuckAfterMs: number,
   now: number,
@@ -203,5 +253,7 @@ export function orderView(
     resolvable: mayAct(role, 'admin')
       ? d.items.filter((i) => i.status === 'pending' || i.status === 'processing').map((i) => i.beneficiary_msisdn)
       : [],
+    defaultPartnerMessage: PARTNER_MESSAGES.resolvedFailed,
+    credential: d.sale ? credentialLine(d.sale) : null,
   };
 }

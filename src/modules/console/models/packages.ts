@@ -6,12 +6,30 @@ import type { PackagePricing } from '../../catalog/editor.js';
 import type { StaffOperatorRow, StaffPackageRow } from '../../catalog/repository.js';
 import { NETWORKS } from '../../../domain/networks.js';
 import { MAX_ROUTES, readRouteList, ROUTE_FIELDS, RouteListError } from '../../package-routes/schemas.js';
-import { describeEnabled, usable, type RoutingPolicy } from '../../package-routes/service.js';
+import { describeBelowCost, marginsOn, routeCost } from '../../package-routes/pricing.js';
+import {
+  describeEnabled,
+  ROUTE_REFUSALS_FLAGGED,
+  usable,
+  type BelowCostPackage,
+  type RefusedRoute,
+  type RoutingPolicy,
+} from '../../package-routes/service.js';
 import { PROVIDER_NAMES, type ProviderName, type Route } from '../../../providers/types.js';
 import { mayAct } from '../service.js';
-import { ghs } from './frame.js';
+import { at, ghs } from './frame.js';
 
 type PackageWithRoutes = StaffPackageRow & { routes: Route[] };
+type PackageWithHealth = PackageWithRoutes & { refused: RefusedRoute[] };
+
+/** One route's cost against each role's price (docs/console.md, "Pages"). */
+export interface PriceCostLine {
+  position: number;
+  provider: string;
+  /** `GHS 10.00 (cost)`, `GHS 10.00 (amount)`, or `unknown`. */
+  cost: string;
+  roles: { role: Role; price: string; margin: string; below: boolean }[];
+}
 
 export interface PackageLine {
   id: string;
@@ -41,6 +59,8 @@ export interface RouteLine {
   enabled: boolean;
   /** `enabled`, or `not enabled: <why>`. */
   upstream: string;
+  /** `refused on its last 5 orders since …: <the latest answer>`, or empty. */
+  refused: string;
 }
 
 /** One row of the routes form, as text. */
@@ -78,6 +98,11 @@ export interface PackageView {
   unrouted: string | null;
   /** Price, status and routes: admins only. */
   canEdit: boolean;
+  /** Each route's cost against each role's price, with the margin. */
+  priceAgainstCost: PriceCostLine[];
+  roles: readonly Role[];
+  /** What sells below cost now (an active package), or null. */
+  belowCost: string | null;
 }
 
 const ghsText = (pesewas: number) => (pesewas / 100).toFixed(2);
@@ -98,7 +123,40 @@ function productText(route: Route): string {
 const amountOf = (route: Route): number | undefined =>
   route.provider === 'hubtel' || route.provider === 'reloadly' ? route.amount : undefined;
 
-function routeLine(route: Route, position: number, policy: RoutingPolicy): RouteLine {
+function refusedText(refused: readonly RefusedRoute[], position: number): string {
+  const found = refused.find((r) => r.position === position);
+  if (!found) return '';
+  return `refused on its last ${ROUTE_REFUSALS_FLAGGED} orders (since ${at(found.since)})${found.message ? `: ${found.message}` : ''}`;
+}
+
+function priceCostLine(p: PackageWithRoutes, route: Route, position: number): PriceCostLine {
+  const cost = routeCost(route);
+  return {
+    position,
+    provider: route.provider,
+    cost: cost === null ? 'unknown' : `${ghs(cost.cost)} (${cost.from})`,
+    roles: marginsOn(p, route).map((m) => ({
+      role: m.role,
+      price: ghs(m.price),
+      margin: m.margin === null ? '—' : ghs(m.margin),
+      below: m.margin !== null && m.margin < 0,
+    })),
+  };
+}
+
+function belowCostText(p: PackageWithRoutes): string | null {
+  if (p.status !== 'Active') return null;
+  const lines = p.routes.flatMap((route, position) => {
+    const cost = routeCost(route);
+    if (cost === null) return [];
+    return marginsOn(p, route)
+      .filter((m) => m.price < cost.cost)
+      .map((m) => ({ role: m.role, price: m.price, position, provider: route.provider, cost: cost.cost }));
+  });
+  return lines.length === 0 ? null : `Sells below cost: ${describeBelowCost(lines)}.`;
+}
+
+function routeLine(route: Route, position: number, policy: RoutingPolicy, refused: readonly RefusedRoute[] = []): RouteLine {
   const enabled = policy.enabled.has(route.provider);
   const amount = amountOf(route);
   return {
@@ -109,6 +167,7 @@ function routeLine(route: Route, position: number, policy: RoutingPolicy): Route
     cost: route.cost === undefined ? '—' : ghs(route.cost),
     enabled,
     upstream: enabled ? 'enabled' : `not enabled: ${policy.notEnabledBecause[route.provider] ?? 'not configured'}`,
+    refused: refusedText(refused, position),
   };
 }
 
@@ -199,7 +258,7 @@ function formRows(routes: Route[]): RouteRow[] {
   return rows;
 }
 
-export function packageView(p: PackageWithRoutes, policy: RoutingPolicy, role: StaffRole): PackageView {
+export function packageView(p: PackageWithHealth, policy: RoutingPolicy, role: StaffRole): PackageView {
   return {
     id: p.id,
     label: p.label,
@@ -215,12 +274,30 @@ export function packageView(p: PackageWithRoutes, policy: RoutingPolicy, role: S
       return { role, value: found ? ghsText(found.price) : '' };
     }),
     statuses: ['Active', 'Inactive'],
-    routes: p.routes.map((route, position) => routeLine(route, position, policy)),
+    routes: p.routes.map((route, position) => routeLine(route, position, policy, p.refused)),
     rows: formRows(p.routes),
     providers: PROVIDER_NAMES,
     enabled: describeEnabled(policy.enabled),
     unrouted: unroutedText(p, policy),
     canEdit: mayAct(role, 'admin'),
+    priceAgainstCost: p.routes.map((route, position) => priceCostLine(p, route, position)),
+    roles: ROLES,
+    belowCost: belowCostText(p),
+  };
+}
+
+/** The dashboard's flags on data packages (docs/console.md, "Pages"). */
+export interface PackageFlagsView {
+  belowCost: { packageId: string; what: string }[];
+  refused: { packageId: string; route: string; since: string; lastAnswer: string }[];
+  refusalsFlagged: number;
+}
+
+export function packageFlagsView(flags: { belowCost: BelowCostPackage[]; refused: RefusedRoute[] }): PackageFlagsView {
+  return {
+    belowCost: flags.belowCost.map((b) => ({ packageId: b.packageId, what: describeBelowCost(b.belowCost) })),
+    refused: flags.refused.map((r) => ({ packageId: r.packageId, route: `#${r.position} ${r.provider}`, since: at(r.since), lastAnswer: r.message ?? '—' })),
+    refusalsFlagged: ROUTE_REFUSALS_FLAGGED,
   };
 }
 

@@ -1,5 +1,5 @@
 import { STAFF_ROLES, type StaffRole } from '../../../db/schema.js';
-import type { StaffAccount } from '../service.js';
+import type { StaffAccount, StaffRequest } from '../service.js';
 import { at } from './frame.js';
 
 export interface StaffLine {
@@ -13,16 +13,48 @@ export interface StaffLine {
   twoFactor: boolean;
 }
 
+/** A new admin or a role raised to admin waiting for a second admin. */
+export interface StaffRequestLine {
+  id: string;
+  what: string;
+  email: string;
+  role: StaffRole;
+  requestedBy: string;
+  requestedAt: string;
+  /** Approve is offered to admins but its requester; the service checks the whole four-eyes rule. */
+  canApprove: boolean;
+}
+
+/** What the staff page shows after an action: an account created, or a request recorded (with its one-time password). */
+export type StaffCreated = { email: string; password: string; pendingRequest: string | null };
+
 export interface StaffView {
+  pending: StaffRequestLine[];
   accounts: StaffLine[];
   /** The role choices, least first. */
   roles: StaffRole[];
   statuses: ('active' | 'disabled')[];
-  /** An account just created, with its one-time password: shown once. */
-  created: { email: string; password: string } | null;
+  /** An account just created (or requested), with its one-time password: shown once. */
+  created: StaffCreated | null;
 }
 
-export const staffView = (accounts: StaffAccount[], created: { email: string; password: string } | null = null): StaffView => ({
+export const staffView = (
+  accounts: StaffAccount[],
+  requests: StaffRequest[],
+  viewer: { staffId: string },
+  created: StaffCreated | null = null,
+): StaffView => ({
+  pending: requests
+    .filter((r) => r.status === 'pending')
+    .map((r) => ({
+      id: r.id,
+      what: r.kind === 'create' ? 'new account' : 'role raised',
+      email: r.email,
+      role: r.role,
+      requestedBy: r.requestedBy,
+      requestedAt: at(r.createdAt),
+      canApprove: r.requestedByStaffId !== viewer.staffId,
+    })),
   accounts: accounts.map((a) => ({
     id: a.id,
     email: a.email,

@@ -1,18 +1,19 @@
-import type { Statement, StatementSource } from '../../wallet/statement.js';
-import { LEDGER_KINDS } from '../../wallet/postings.js';
+import type { Statement } from '../../wallet/statement.js';
+import { LINE_TYPES, type ReadableLine } from '../../wallet/statement-lines.js';
 import { at, ghs } from './frame.js';
 
 export interface StatementLineView {
-  id: number;
   at: string;
-  kind: string;
-  memo: string;
-  /** What caused it, and where it is shown (null: nowhere to go). */
-  source: { label: string; href: string | null };
-  change: string;
-  heldChange: string;
-  availableAfter: string;
-  heldAfter: string;
+  type: string;
+  /** The order's short reference, linked to the order's page; or the top-up or adjustment. */
+  reference: { label: string; href: string | null };
+  number: string;
+  packageName: string;
+  description: string;
+  /** What the line took (a charge) or gave back / added (a refund, top-up, credit), GHS; '' for the other. */
+  debit: string;
+  credit: string;
+  balance: string;
 }
 
 export interface StatementView {
@@ -21,46 +22,47 @@ export interface StatementView {
   mode: string;
   from: string;
   to: string;
-  kind: string;
-  kinds: readonly string[];
+  /** The line type shown ('' for every line). */
+  type: string;
+  types: readonly string[];
   opening: string;
   closing: string;
   openingHeld: string;
   closingHeld: string;
   credits: string;
   debits: string;
-  entries: number;
+  /** Net of the lines a type filter leaves out, signed; null without a filter. */
+  others: string | null;
   lines: StatementLineView[];
-  /** The query of this statement (mode, period, kind), for the export links and the pages. */
+  /** The query of this statement (mode, period, type), for the export links and the pages. */
   query: string;
   nextHref: string | null;
-  firstHref: string | null;
 }
 
-function sourceLink(s: StatementSource): { label: string; href: string | null } {
-  switch (s.type) {
-    case 'order':
-      return { label: `order ${s.id}`, href: `/console/orders/${encodeURIComponent(s.id)}` };
-    case 'rc_sale':
-      return { label: `result-checker sale ${s.id}`, href: `/console/orders/${encodeURIComponent(s.id)}` };
-    case 'rc_bulk':
-      return { label: `result-checker bulk ${s.id}`, href: null };
-    case 'top_up':
-      return { label: `top-up ${s.id}`, href: `/console/top-ups/${encodeURIComponent(s.id)}` };
-    case 'adjustment':
-      return { label: `adjustment ${s.id}`, href: `/console/adjustments#${encodeURIComponent(s.id)}` };
-    case 'opening':
-      return { label: 'opening balance', href: null };
+export const LINE_TYPE_LABELS: Record<string, string> = {
+  order: 'purchases',
+  refund: 'refunds',
+  topup: 'top-ups',
+  adjustment: 'adjustments',
+  opening: 'opening balance',
+};
+
+function referenceOf(l: ReadableLine): { label: string; href: string | null } {
+  if (l.orderId !== null) {
+    return { label: l.shortReference ?? l.orderId, href: `/console/orders/${encodeURIComponent(l.orderId)}` };
   }
+  if (l.topUpId !== null) return { label: l.topUpId, href: `/console/top-ups/${encodeURIComponent(l.topUpId)}` };
+  if (l.adjustmentId !== null) return { label: l.adjustmentId, href: `/console/adjustments#${encodeURIComponent(l.adjustmentId)}` };
+  return { label: '', href: null };
 }
 
-const signed = (pesewas: number) => (pesewas > 0 ? `+${ghs(pesewas)}` : pesewas < 0 ? `−${ghs(-pesewas)}` : '—');
+const signed = (pesewas: number) => (pesewas > 0 ? `+${ghs(pesewas)}` : pesewas < 0 ? `−${ghs(-pesewas)}` : ghs(0));
 
 export function statementView(s: Statement, name: string): StatementView {
   const params = new URLSearchParams({ mode: s.mode });
   if (s.from) params.set('from', s.from);
   if (s.to) params.set('to', s.to);
-  if (s.kinds[0]) params.set('kind', s.kinds[0]);
+  if (s.types[0]) params.set('kind', s.types[0]);
   const query = params.toString();
   const base = `/console/partners/${encodeURIComponent(s.profileId)}/statement`;
   return {
@@ -69,28 +71,27 @@ export function statementView(s: Statement, name: string): StatementView {
     mode: s.mode,
     from: s.from ?? '',
     to: s.to ?? '',
-    kind: s.kinds[0] ?? '',
-    kinds: LEDGER_KINDS,
+    type: s.types[0] ?? '',
+    types: LINE_TYPES,
     opening: ghs(s.opening.available),
     closing: ghs(s.closing.available),
     openingHeld: ghs(s.opening.held),
     closingHeld: ghs(s.closing.held),
     credits: ghs(s.totals.credits),
     debits: ghs(-s.totals.debits),
-    entries: s.totals.entries,
+    others: s.totals.others === null ? null : signed(s.totals.others),
     lines: s.lines.map((l) => ({
-      id: l.id,
       at: at(l.at),
-      kind: l.kind,
-      memo: l.memo,
-      source: sourceLink(l.source),
-      change: signed(l.availableDelta),
-      heldChange: signed(l.heldDelta),
-      availableAfter: ghs(l.availableAfter),
-      heldAfter: ghs(l.heldAfter),
+      type: l.type,
+      reference: referenceOf(l),
+      number: l.beneficiaryMsisdn ?? '',
+      packageName: l.packageName ?? '',
+      description: l.description,
+      debit: l.amount < 0 ? ghs(-l.amount) : '',
+      credit: l.amount >= 0 ? ghs(l.amount) : '',
+      balance: ghs(l.balanceAfter),
     })),
     query,
     nextHref: s.next === null ? null : `${base}?${query}&after=${s.next}`,
-    firstHref: null,
   };
 }

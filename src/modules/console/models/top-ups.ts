@@ -1,10 +1,11 @@
 import type { StaffRole, TopUpGatewayEventRow, TopUpRow } from '../../../db/schema.js';
 import { mayAct } from '../service.js';
+import { APPROVALS_NEEDED } from '../../top-ups/four-eyes.js';
 import type { Mode } from '../../../domain/types.js';
 import type { Page } from '../../../lib/staff-page.js';
 import type { BulkApproval } from '../operations.js';
 import { at, ghs } from './frame.js';
-import { modeSwitch, pagingLinks, partnerRef, type ModeSwitch, type PagingLinks, type PartnerRef } from './listing.js';
+import { href, modeSwitch, pagingLinks, partnerRef, type ModeSwitch, type PagingLinks, type PartnerRef } from './listing.js';
 
 export interface TopUpLine {
   id: string;
@@ -20,6 +21,13 @@ export interface TopUpLine {
   decision: string;
   /** `<when> by <who>`; empty while pending. */
   decided: string;
+  /**
+   * Four eyes (above TOPUP_APPROVAL_ABOVE): `0 of 2 approvals`, `1 of 2 approvals, by <who>` while
+   * pending, `first approval by <who> at <when>` once decided; empty for a top-up one approval decides.
+   */
+  approvals: string;
+  /** The reader may approve it now (pending request; a second approval needs another admin than the first). */
+  canApprove: boolean;
   /** Mobile Money top-ups: the gateway's side (decided by the gateway, never by hand); null for requests. */
   momo: MomoLine | null;
 }
@@ -33,6 +41,12 @@ export interface MomoLine {
   fee: string;
   /** Why a verified payment was not credited, or empty. */
   problem: string;
+}
+
+/** Who reads the page. */
+export interface TopUpReader {
+  role: StaffRole;
+  staffId: string;
 }
 
 export interface TopUpHistoryView {
@@ -60,16 +74,37 @@ export interface TopUpsView {
   selectable: number;
   /** What became of each top-up of the last bulk approval (none: no bulk approval just made). */
   bulk: BulkLine[];
+  /** The CSV of every top-up the filters match (not only this page). */
+  exportHref: string;
 }
 
 export interface BulkLine {
   id: string;
+  /** Credited, or its first of two approvals recorded. */
   approved: boolean;
-  /** `approved: GHS 20.00 credited to <partner> (live)` or `not approved: <why>`. */
+  /** `approved: GHS 20.00 credited to <partner> (live)`, `first approval recorded (1 of 2): …` or `not approved: <why>`. */
   text: string;
 }
 
-function topUpLine(t: TopUpRow, names: ReadonlyMap<string, string>): TopUpLine {
+/** The four-eyes column of a top-up (see TopUpLine.approvals). */
+function approvalsOf(t: TopUpRow, approvalAbove: number): string {
+  const needsTwo = t.gateway === null && Number(t.amount) > approvalAbove;
+  if (t.first_approved_by !== null) {
+    return t.status === 'pending'
+      ? `1 of ${APPROVALS_NEEDED} approvals, by ${t.first_approved_by}`
+      : `first approval by ${t.first_approved_by} at ${at(t.first_approved_at)}`;
+  }
+  return needsTwo && t.status === 'pending' ? `0 of ${APPROVALS_NEEDED} approvals` : '';
+}
+
+/** Whether `reader` may approve `t` now; the service decides (this only hides buttons it would refuse). */
+function mayApprove(t: TopUpRow, reader: TopUpReader): boolean {
+  if (t.status !== 'pending' || t.gateway !== null || !mayAct(reader.role, 'operator')) return false;
+  if (t.first_approved_by === null) return true;
+  return reader.role === 'admin' && reader.staffId !== t.first_approved_by_staff_id;
+}
+
+function topUpLine(t: TopUpRow, names: ReadonlyMap<string, string>, reader: TopUpReader, approvalAbove: number): TopUpLine {
   const pending = t.status === 'pending';
   return {
     id: t.id,
@@ -83,6 +118,8 @@ function topUpLine(t: TopUpRow, names: ReadonlyMap<string, string>): TopUpLine {
     note: t.note ?? '',
     decision: pending ? '' : `${t.status}${t.rejection_reason ? `: ${t.rejection_reason}` : ''}`,
     decided: pending ? '' : `${at(t.decided_at)} by ${t.decided_by ?? '?'}`,
+    approvals: approvalsOf(t, approvalAbove),
+    canApprove: mayApprove(t, reader),
     momo:
       t.gateway === null
         ? null
@@ -98,10 +135,11 @@ function topUpLine(t: TopUpRow, names: ReadonlyMap<string, string>): TopUpLine {
 
 export const topUpHistoryView = (
   data: { topUp: TopUpRow; events: TopUpGatewayEventRow[]; names: ReadonlyMap<string, string> },
-  role: StaffRole,
+  reader: TopUpReader,
+  approvalAbove: number,
 ): TopUpHistoryView => ({
-  topUp: topUpLine(data.topUp, data.names),
-  canRecheck: data.topUp.gateway !== null && mayAct(role, 'operator'),
+  topUp: topUpLine(data.topUp, data.names, reader, approvalAbove),
+  canRecheck: data.topUp.gateway !== null && mayAct(reader.role, 'operator'),
   events: data.events.map((e) => ({
     at: at(e.created_at),
     source: e.source,
@@ -115,11 +153,12 @@ export function topUpsView(
   form: TopUpSearchForm,
   mode: Mode,
   found: Page<TopUpRow> & { names: ReadonlyMap<string, string> },
-  role: StaffRole,
+  reader: TopUpReader,
+  approvalAbove: number,
   bulk: BulkApproval[] = [],
 ): TopUpsView {
-  const lines = found.rows.map((t) => topUpLine(t, found.names));
-  const canDecide = mayAct(role, 'operator');
+  const lines = found.rows.map((t) => topUpLine(t, found.names, reader, approvalAbove));
+  const canDecide = mayAct(reader.role, 'operator');
   return {
     form,
     statuses: ['', 'pending', 'approved', 'rejected'],
@@ -127,14 +166,17 @@ export function topUpsView(
     modes: modeSwitch('/console/top-ups', { ...form }, mode),
     lines,
     paging: pagingLinks('/console/top-ups', { ...form }, mode, found),
+    exportHref: href('/console/top-ups.csv', { ...form, mode }),
     canDecide,
-    selectable: canDecide ? lines.filter((t) => t.pending && t.momo === null).length : 0,
-    bulk: bulk.map((b) => ({
-      id: b.id,
-      approved: b.approved,
-      text: b.approved
-        ? `approved: ${ghs(b.amount ?? 0)} credited to ${partnerRef(b.profileId ?? '', found.names).name} (${b.mode ?? ''})`
-        : `not approved: ${b.why ?? ''}`,
-    })),
+    selectable: lines.filter((t) => t.canApprove).length,
+    bulk: bulk.map((b) => {
+      const partner = `${partnerRef(b.profileId ?? '', found.names).name} (${b.mode ?? ''})`;
+      const text = {
+        approved: `approved: ${ghs(b.amount ?? 0)} credited to ${partner}`,
+        first: `first approval recorded (1 of ${APPROVALS_NEEDED}): ${ghs(b.amount ?? 0)} to ${partner} waits for another admin`,
+        refused: `not approved: ${b.why ?? ''}`,
+      }[b.outcome];
+      return { id: b.id, approved: b.outcome !== 'refused', text };
+    }),
   };
 }

@@ -71,6 +71,7 @@ export const PAGE = { hide: true, response: { 200: HtmlPage } } as const;
 /** Messages of the redirect after an action (`?notice=`): a fixed list, so nothing is reflected. */
 const NOTICES: Record<string, string> = {
   approved: 'Top-up approved: the wallet is credited.',
+  'first-approval': 'First approval recorded (1 of 2): the top-up stays pending until another admin approves it; nothing moved yet.',
   rejected: 'Top-up rejected.',
   reversed: 'Order reversed: the partner is refunded.',
   'recipient-reversed': 'Recipient reversed: the partner is refunded for it.',
@@ -82,10 +83,18 @@ const NOTICES: Record<string, string> = {
   reactivated: 'Profile reactivated.',
   saved: 'Saved.',
   adjusted: 'Adjustment applied: the wallet moved and the partner is told.',
-  adjustment_pending: 'Adjustment recorded: it waits for a second admin to approve it.',
+  adjustment_pending:
+    'Adjustment recorded: it waits for a second admin to approve it (with what you, or anyone on this wallet, moved alone in the last 24 hours it is above the threshold).',
+  staff_requested: 'Raising the role to admin is recorded: it takes effect once another admin approves it.',
+  staff_request_approved: 'Request approved: the account is an admin now (its sessions ended).',
+  staff_request_rejected: 'Request rejected: nothing changed.',
   adjustment_approved: 'Adjustment approved: the wallet moved and the partner is told.',
   adjustment_rejected: 'Adjustment rejected: nothing moved.',
   routes: 'Routes saved.',
+  'routes-checked': 'Routes saved: each new route was read at its upstream, which offers it.',
+  'routes-unchecked': 'Routes saved. A route to an upstream not enabled here was saved without a check at that upstream.',
+  'routes-below-cost': 'Routes saved below cost, as you confirmed: the dashboard flags the package until its prices cover its routes.',
+  'saved-below-cost': 'Saved below cost, as you confirmed: the dashboard flags the package until its prices cover its routes.',
   network: "Operator's network saved: purchases check numbers against it from now on.",
   password: 'Password changed: your other sessions have ended.',
   reconciling: 'Reconciliation queued: a worker runs it shortly; reload to see its result.',
@@ -94,6 +103,8 @@ const NOTICES: Record<string, string> = {
   'recheck-credited-late': 'Re-checked with Paystack: paid after it was rejected, and now credited (late).',
   'recheck-rejected': 'Re-checked with Paystack: not paid; rejected.',
   'recheck-mismatch': 'Re-checked with Paystack: paid with another amount or currency; not credited (see the history).',
+  'recheck-final':
+    'Re-checked with Paystack: it reports the payment as matching now, but the top-up was rejected as not matched, which is final: not credited; settle it by an adjustment.',
   'recheck-waiting': 'Re-checked with Paystack: still waiting for the payer.',
   'recheck-unknown': 'Re-checked: Paystack gave no usable answer; the worker asks again.',
   'recheck-done': 'Re-checked: already decided; nothing changed.',
@@ -107,6 +118,13 @@ const NOTICES: Record<string, string> = {
 
 export const html = (reply: FastifyReply, body: string, status = 200) =>
   reply.code(status).type('text/html; charset=utf-8').send(body);
+
+/** A CSV download named `fileName` (only letters, digits, dots, dashes and underscores are kept in it). */
+export const csvReply = (reply: FastifyReply, fileName: string, body: string) =>
+  reply
+    .type('text/csv; charset=utf-8')
+    .header('content-disposition', `attachment; filename="${fileName.replace(/[^A-Za-z0-9._-]/g, '_')}"`)
+    .send(body);
 
 export const seeOther = (reply: FastifyReply, url: string) => reply.code(303).header('location', url).send();
 

@@ -1,13 +1,29 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { ordersCsv } from '../exports.js';
 import { orderView, ordersView } from '../models/orders.js';
 import { CsrfOnly, IdParams, NoticeQuery, OrderSearchQuery, ReasonBody, RecipientReasonBody, ResolveBody } from '../schemas.js';
 import { orderPage, ordersPage } from '../views/orders.js';
-import { act, actorOf, frameOf, html, PAGE, requestedPage, read, seeOther, sessionOf, type ConsoleDeps } from './common.js';
+import { act, actorOf, csvReply, frameOf, html, PAGE, requestedPage, read, seeOther, sessionOf, type ConsoleDeps } from './common.js';
 
 const ORDERS_PER_PAGE = 50;
 
 /** A UTC day (`2026-01-31`) as the time it starts. */
 const dayStart = (date: string | undefined) => (date ? Date.parse(`${date}T00:00:00Z`) : undefined);
+
+/** What the list's query asks for (the page and the export alike); `to` includes its day. */
+function orderFilterOf(q: OrderSearchQuery) {
+  const to = dayStart(q.to);
+  return {
+    mode: q.mode ?? 'live',
+    text: q.q?.trim() || undefined,
+    profileId: q.profileId?.trim() || undefined,
+    state: q.state || undefined,
+    type: q.type || undefined,
+    from: dayStart(q.from),
+    to: to === undefined ? undefined : to + 86_400_000,
+  };
+}
 
 export const orderRoutes: FastifyPluginAsyncTypebox<ConsoleDeps> = async (app, deps) => {
   const { operations: ops } = deps;
@@ -16,21 +32,20 @@ export const orderRoutes: FastifyPluginAsyncTypebox<ConsoleDeps> = async (app, d
     const q = request.query;
     const mode = q.mode ?? 'live';
     const form = { q: q.q ?? '', profileId: q.profileId ?? '', state: q.state ?? '', type: q.type ?? '', from: q.from ?? '', to: q.to ?? '' };
-    const to = dayStart(q.to);
-    const found = await ops.searchOrders(
-      {
-        mode,
-        text: form.q.trim() || undefined,
-        profileId: form.profileId.trim() || undefined,
-        state: q.state || undefined,
-        type: q.type || undefined,
-        from: dayStart(q.from),
-        to: to === undefined ? undefined : to + 86_400_000,
-      },
-      requestedPage(q, ORDERS_PER_PAGE),
-    );
+    const found = await ops.searchOrders(orderFilterOf(q), requestedPage(q, ORDERS_PER_PAGE));
     return html(reply, ordersPage(frameOf(request, 'Orders', 'orders'), ordersView(form, mode, found)));
   });
+
+  // The list's filters, every page of it (exports.ts).
+  app.get(
+    '/console/orders.csv',
+    { schema: { hide: true, querystring: OrderSearchQuery, response: { 200: Type.String() } }, config: read() },
+    async (request, reply) => {
+      const filter = orderFilterOf(request.query);
+      const csv = await ordersCsv(ops, filter);
+      return csvReply(reply, `orders-${filter.mode}-${new Date(deps.clock()).toISOString().slice(0, 10)}.csv`, csv);
+    },
+  );
 
   app.get(
     '/console/orders/:id',
@@ -86,8 +101,15 @@ export const orderRoutes: FastifyPluginAsyncTypebox<ConsoleDeps> = async (app, d
     { schema: { hide: true, params: IdParams, body: ResolveBody }, config: act('admin', 'order.resolve') },
     async (request, reply) => {
       const { id } = request.params;
-      const { outcome, reason, recipient } = request.body;
-      await ops.resolveDelivery(actorOf(request), { order: id, outcome, reason, ...(recipient ? { msisdn: recipient } : {}) });
+      const { outcome, note, partnerMessage, recipient } = request.body;
+      await ops.resolveDelivery(actorOf(request), {
+        order: id,
+        outcome,
+        note,
+        // The field is sent empty when staff keep the standard message, and with a delivered outcome.
+        ...(partnerMessage?.trim() && outcome === 'failed' ? { partnerMessage } : {}),
+        ...(recipient ? { msisdn: recipient } : {}),
+      });
       return seeOther(reply, `/console/orders/${encodeURIComponent(id)}?notice=resolved`);
     },
   );

@@ -1,9 +1,17 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { RouteChange } from '../../package-routes/service.js';
 import { packagesView, packageView, pricingFromForm, routesFromForm } from '../models/packages.js';
 import { IdParams, NoticeQuery, OperatorNetworkBody, PackageBody, RoutesBody } from '../schemas.js';
 import { errorPage } from '../views/layout.js';
 import { packagePage, packagesPage } from '../views/packages.js';
 import { act, actorOf, frameOf, html, PAGE, read, seeOther, sessionOf, type ConsoleDeps } from './common.js';
+
+/** The notice after a routes save: below cost (confirmed), saved without a check at an upstream, or read at each. */
+function routesNotice(saved: RouteChange): string {
+  if (saved.belowCost.length > 0) return 'routes-below-cost';
+  if (saved.checks.some((c) => c.checked === 'not-enabled')) return 'routes-unchecked';
+  return saved.checks.some((c) => c.checked === 'offered') ? 'routes-checked' : 'routes';
+}
 
 export const packageRoutes: FastifyPluginAsyncTypebox<ConsoleDeps> = async (app, { operations: ops }) => {
   app.get('/console/packages', { schema: { ...PAGE, querystring: NoticeQuery }, config: read() }, async (request, reply) => {
@@ -40,8 +48,8 @@ export const packageRoutes: FastifyPluginAsyncTypebox<ConsoleDeps> = async (app,
     { schema: { hide: true, params: IdParams, body: PackageBody }, config: act('admin', 'package.update') },
     async (request, reply) => {
       const { id } = request.params;
-      await ops.updatePackage(actorOf(request), id, pricingFromForm(request.body));
-      return seeOther(reply, `/console/packages/${encodeURIComponent(id)}?notice=saved`);
+      const saved = await ops.updatePackage(actorOf(request), id, pricingFromForm(request.body), { belowCost: request.body.belowCost === 'yes' });
+      return seeOther(reply, `/console/packages/${encodeURIComponent(id)}?notice=${saved.belowCost.length > 0 ? 'saved-below-cost' : 'saved'}`);
     },
   );
 
@@ -50,8 +58,9 @@ export const packageRoutes: FastifyPluginAsyncTypebox<ConsoleDeps> = async (app,
     { schema: { hide: true, params: IdParams, body: RoutesBody }, config: act('admin', 'package.routes.set') },
     async (request, reply) => {
       const { id } = request.params;
-      await ops.setPackageRoutes(actorOf(request), id, routesFromForm(request.body as RoutesBody), { guardActive: true });
-      return seeOther(reply, `/console/packages/${encodeURIComponent(id)}?notice=routes`);
+      const body = request.body as RoutesBody;
+      const saved = await ops.setPackageRoutes(actorOf(request), id, routesFromForm(body), { guardActive: true, belowCost: body.belowCost === 'yes' });
+      return seeOther(reply, `/console/packages/${encodeURIComponent(id)}?notice=${routesNotice(saved)}`);
     },
   );
 };

@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import { partnersView, partnerView } from '../models/partners.js';
 import { statementView } from '../models/statement.js';
 import { mayAct } from '../service.js';
-import { statementCsv, STATEMENT_EXPORT_MAX } from '../../wallet/statement.js';
+import { linesCsv, STATEMENT_EXPORT_MAX } from '../../wallet/statement.js';
 import {
   AdjustmentBody,
   CsrfOnly,
@@ -104,7 +104,7 @@ export const partnerRoutes: FastifyPluginAsyncTypebox<ConsoleDeps> = async (app,
       mode: q.mode ?? 'live',
       from: q.from || undefined,
       to: q.to || undefined,
-      kinds: q.kind ? [q.kind] : [],
+      types: q.kind ? [q.kind] : [],
       after: q.after,
       limit,
     });
@@ -143,14 +143,14 @@ export const partnerRoutes: FastifyPluginAsyncTypebox<ConsoleDeps> = async (app,
         mode: q.mode ?? 'live',
         from: q.from || undefined,
         to: q.to || undefined,
-        kinds: q.kind ? [q.kind] : [],
+        types: q.kind ? [q.kind] : [],
         limit: STATEMENT_EXPORT_MAX,
       });
       const name = `statement-${id}-${statement.mode}${statement.from ? `-${statement.from}` : ''}${statement.to ? `-to-${statement.to}` : ''}.csv`;
       return reply
         .type('text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="${name.replace(/[^A-Za-z0-9._-]/g, '_')}"`)
-        .send(statementCsv(statement));
+        .send(linesCsv(statement));
     },
   );
 

@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { statusOfRefusal } from '../../../http/errors.js';
 import { InventoryImportError } from '../../result-checker/csv.js';
 import { isRefusal } from '../operations.js';
-import { CodeBody, CsrfOnly, IdParams, NoticeQuery, TwoFactorOffBody } from '../schemas.js';
+import { CodeBody, CsrfOnly, IdParams, NoticeQuery, PasswordAndCodeBody } from '../schemas.js';
 import { twoFactorView } from '../models/two-factor.js';
 import { codePage, twoFactorPage } from '../views/two-factor.js';
 import { act, actorOf, cookieOptions, frameOf, html, PAGE, seeOther, sessionOf, SESSION_COOKIE, type ConsoleDeps } from './common.js';
@@ -76,11 +76,12 @@ export const twoFactorRoutes: FastifyPluginAsyncTypebox<ConsoleDeps> = async (ap
 
   app.post(
     '/console/2fa/confirm',
-    { schema: { ...PAGE, body: CodeBody }, config: { console: { ...enrolment, action: 'staff.totp_enable' } } },
+    { schema: { ...PAGE, body: PasswordAndCodeBody }, config: { console: { ...enrolment, action: 'staff.totp_enable' } } },
     async (request, reply) => {
       let recoveryCodes: string[];
       try {
-        ({ recoveryCodes } = await staff.confirmTwoFactor(actorOf(request), sessionOf(request), request.body.code));
+        const { password, code } = request.body;
+        ({ recoveryCodes } = await staff.confirmTwoFactor(actorOf(request), sessionOf(request), { password, code }));
       } catch (error) {
         return refusedOnPage(request, reply, 'staff.totp_enable', error);
       }
@@ -110,7 +111,7 @@ export const twoFactorRoutes: FastifyPluginAsyncTypebox<ConsoleDeps> = async (ap
 
   app.post(
     '/console/2fa/disable',
-    { schema: { ...PAGE, body: TwoFactorOffBody }, config: { console: { role: 'viewer', action: 'staff.totp_disable' } } },
+    { schema: { ...PAGE, body: PasswordAndCodeBody }, config: { console: { role: 'viewer', action: 'staff.totp_disable' } } },
     async (request, reply) => {
       const { password, code } = request.body;
       try {

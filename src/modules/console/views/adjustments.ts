@@ -15,12 +15,12 @@ export function adjustmentsPage(frame: PageFrame, v: AdjustmentsView): string {
       : '');
   const row = (a: AdjustmentLine, decided: boolean) =>
     h`<tr id="${a.id}"><td>${a.id}</td><td>!${partnerLink(a.partner)}</td><td>${a.mode}</td><td>${a.direction}</td><td class="num">${a.amount}</td><td>${a.reason}</td><td>${a.requestedBy}</td><td>${a.requestedAt}</td><td class="status">${a.status}</td><td>!${
-      decided ? h`${a.decidedBy} ${a.decidedAt}${a.decisionReason ? `: ${a.decisionReason}` : ''}` : actions(a)
+      decided ? h`${a.status} by ${a.decidedBy} ${a.decidedAt}${a.decisionReason ? `: ${a.decisionReason}` : ''}` : actions(a)
     }</td></tr>`;
   const headers = ['adjustment', 'partner', 'wallet', 'direction', 'amount', 'reason', 'requested by', 'requested', 'status'];
   return layout(
     frame,
-    h`!${modeSwitchBar(v.modes)}<p>An adjustment above ${v.approvalAbove} waits for a second admin (not its requester) to approve it; the money moves at approval.</p>
+    h`!${modeSwitchBar(v.modes)}<p>An adjustment waits for a second admin (not its requester, nor an account it created or last reset) when, with what its admin or the wallet moved alone in the last 24 hours, it is above ${v.approvalAbove}; the money moves at approval.</p>
 <section><h2>Waiting for approval</h2>!${table([...headers, ''], v.pending.map((a) => row(a, false)), 'Nothing waits for approval.')}</section>
 <section><h2>Decided</h2>!${table([...headers, 'decided'], v.decided.map((a) => row(a, true)), 'No adjustment yet.')}</section>`,
   );

@@ -47,4 +47,19 @@ code { background: #f0f1f4; padding: .1rem .3rem; word-break: break-all; }
 nav.paging { display: flex; gap: 1rem; margin: .6rem 0; }
 .muted { color: #586174; }
 #bulk-result li.ok { font-weight: 600; }
+header nav { display: flex; flex-wrap: wrap; gap: .3rem 0; }
+form.inline { flex-wrap: wrap; }
+dl.facts dd { overflow-wrap: anywhere; }
+dl.facts, dl.side { min-width: 0; }
+/* A phone (390 px): the menu wraps, wide tables scroll inside their own box, the page itself never sideways. */
+@media (max-width: 48rem) {
+  header { gap: .4rem; padding: .5rem .8rem; }
+  header form { margin-left: 0; }
+  main { padding: .8rem; }
+  table { display: block; max-width: 100%; overflow-x: auto; }
+  dl.facts { grid-template-columns: 1fr; }
+  input, select { max-width: 100%; }
+  .search > *, form.stacked { max-width: 100%; }
+  svg { max-width: 100%; height: auto; }
+}
 `;

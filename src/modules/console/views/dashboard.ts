@@ -9,7 +9,8 @@ export function verifyResult(v: VerifyLine): string {
   return h`<p id="verify-result" class="${v.ok ? 'ok' : 'bad'}">${v.text}</p>`;
 }
 
-export function dashboardPage(frame: PageFrame, d: DashboardView): string {
+/** `packageFlags`: the data packages' flags (views/packages.ts, packageFlagsSection), shown with the findings. */
+export function dashboardPage(frame: PageFrame, d: DashboardView, packageFlags = ''): string {
   const stuckRows = d.stuck.map(
     (s) =>
       h`<tr><td><a href="/console/orders/${s.orderId}">${s.shortReference}</a></td><td>!${partnerLink(s.partner)}</td><td>${s.msisdn}</td><td>${s.status}</td><td>${s.since}</td><td>${s.nextStep}</td></tr>`,
@@ -43,7 +44,7 @@ export function dashboardPage(frame: PageFrame, d: DashboardView): string {
     : '';
   return layout(
     frame,
-    h`!${modeSwitchBar(d.modes)}!${attention}!${lowFloat}!${findings}<section class="cards" id="figures-${d.modes.current}">
+    h`!${modeSwitchBar(d.modes)}!${attention}!${lowFloat}!${findings}!${packageFlags}<section class="cards" id="figures-${d.modes.current}">
   <div class="card"><h2>Orders per minute</h2><p class="figure">${d.ordersPerMinute}</p><p>${d.ordersLastHour} in the last hour</p></div>
   <div class="card"><h2>Failure rate</h2><p class="figure">${d.failureRate}</p><p>${d.failedLastHour} failed in the last hour</p></div>
   <div class="card"><h2>Stuck deliveries</h2><p class="figure">${d.stuckCount}</p><p>open longer than ${d.stuckAfter}</p></div>

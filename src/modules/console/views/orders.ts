@@ -12,7 +12,9 @@ export function ordersPage(frame: PageFrame, view: OrdersView): string {
     (o) =>
       h`<tr id="order-${o.id}"><td><a href="/console/orders/${o.id}">${o.shortReference}</a></td><td>${o.id}</td><td>${o.createdAt}</td><td>!${partnerLink(o.partner)}</td><td>${o.paymentReference}</td><td>${o.type}</td><td>${o.msisdn}</td><td>${o.amount}</td><td>${o.state}</td></tr>`,
   );
-  const found = h`!${table(
+  // Inside the results: a search swaps it with them, so it always carries the filters shown.
+  const exportLink = h`<p class="export"><a href="${view.exportHref}" hx-boost="false" download>Export CSV</a> <span class="muted">every order these filters match, not only this page</span></p>`;
+  const found = h`!${exportLink}!${table(
     ['reference', 'order', 'created', 'partner', 'payment reference', 'type', 'number', 'amount', 'state'],
     rows,
     'No order matches.',
@@ -68,7 +70,7 @@ export function orderPage(frame: PageFrame, o: OrderView): string {
   if (o.resolvable.length > 0) {
     const options = o.resolvable.map((m) => h`<option value="${m}">${m}</option>`).join('');
     actions.push(
-      h`<form method="post" action="/console/orders/${o.id}/resolve" hx-confirm="Settle this delivery by hand? Check with the upstream first.">!${csrf}<label>Recipient <select name="recipient">!${options}</select></label><label>Outcome <select name="outcome"><option value="completed">delivered</option><option value="failed">failed (refund)</option></select></label><label>Reason <input name="reason" required maxlength="500"></label><button type="submit">Resolve delivery</button></form>`,
+      h`<form method="post" action="/console/orders/${o.id}/resolve" hx-confirm="Settle this delivery by hand? Check with the upstream first.">!${csrf}<label>Recipient <select name="recipient">!${options}</select></label><label>Outcome <select name="outcome"><option value="completed">delivered</option><option value="failed">failed (refund)</option></select></label><label>Internal note (staff only: the audit trail and this page) <input name="note" required maxlength="500" placeholder="what the upstream said, a ticket number"></label><label>Message to the partner, if failed (their order's errorMessage) <input name="partnerMessage" maxlength="300" placeholder="${o.defaultPartnerMessage}"></label><button type="submit">Resolve delivery</button></form>`,
     );
   }
   const attempts = o.attempts.map(
@@ -87,7 +89,11 @@ export function orderPage(frame: PageFrame, o: OrderView): string {
   <dt>Payment reference</dt><dd>${o.paymentReference}</dd>!${error}!${reversal}
 </dl>
 !${actions.length ? h`<section class="actions"><h2>Actions</h2>!${actions.join('')}</section>` : ''}
-<section><h2>Recipients and delivery attempts</h2>!${table(['#', 'number', 'package', 'amount', 'status', 'attempt', 'provider ref', 'submitted', 'completed', 'error', 'outbox', 'reversal'], items, 'No recipients.')}</section>
+!${
+  o.credential
+    ? h`<section><h2>Credential</h2>!${table(['credential', 'state', 'buyer', 'assigned', 'refunded', 'reason'], [h`<tr class="credential"><td>${o.credential.id}</td><td class="credential-state">${o.credential.state}</td><td>${o.credential.buyer}</td><td>${o.credential.assignedAt}</td><td>${o.credential.refundedAt}</td><td>${o.credential.reason}</td></tr>`], 'No credential.')}</section>`
+    : h`<section><h2>Recipients and delivery attempts</h2>!${table(['#', 'number', 'package', 'amount', 'status', 'attempt', 'provider ref', 'submitted', 'completed', 'error', 'outbox', 'reversal'], items, 'No recipients.')}</section>`
+}
 <section><h2>Upstream attempts</h2>!${table(['reference', 'number', 'upstream', 'status', 'transaction', 'cost', 'made', 'resolved', 'message'], attempts, 'No attempt yet.')}</section>
 <section><h2>Ledger entries</h2>!${table(['id', 'when', 'kind', 'available Δ', 'held Δ', 'available after', 'memo'], ledger, 'No ledger entry.')}</section>`,
   );

@@ -1,6 +1,6 @@
 import { html as h } from 'ghtml';
 import type { PageFrame } from '../models/frame.js';
-import type { PackagesView, PackageView, RouteRow } from '../models/packages.js';
+import type { PackageFlagsView, PackagesView, PackageView, RouteRow } from '../models/packages.js';
 import { csrfField, layout, table } from './layout.js';
 
 function operatorsSection(frame: PageFrame, view: PackagesView): string {
@@ -28,6 +28,31 @@ export function packagesPage(frame: PageFrame, view: PackagesView): string {
   );
 }
 
+/** The second confirmation a save below cost needs (docs/console.md, "Pages"). */
+const belowCostBox = (form: string) =>
+  h`<label class="confirm"><input type="checkbox" name="belowCost" value="yes" id="below-cost-${form}"> I know this sells below cost</label>`;
+
+/** The dashboard's flags on data packages: below cost, routes refused on their last orders. */
+export function packageFlagsSection(f: PackageFlagsView): string {
+  const below =
+    f.belowCost.length === 0
+      ? ''
+      : h`<section id="below-cost-packages"><h2>Selling below cost: ${f.belowCost.length}</h2><p>Some role buys these active packages for less than a route costs. Raise the price or fix the route.</p>!${table(
+          ['package', 'below cost'],
+          f.belowCost.map((b) => h`<tr class="bad"><td><a href="/console/packages/${b.packageId}">${b.packageId}</a></td><td>${b.what}</td></tr>`),
+          'None.',
+        )}</section>`;
+  const refused =
+    f.refused.length === 0
+      ? ''
+      : h`<section id="refused-routes"><h2>Routes refused on their last ${f.refusalsFlagged} orders: ${f.refused.length}</h2><p>The upstream refused each of these routes' last orders (a route problem): check the product and the float, or change the route.</p>!${table(
+          ['package', 'route', 'since', 'last answer'],
+          f.refused.map((r) => h`<tr class="bad"><td><a href="/console/packages/${r.packageId}">${r.packageId}</a></td><td>${r.route}</td><td>${r.since}</td><td>${r.lastAnswer}</td></tr>`),
+          'None.',
+        )}</section>`;
+  return below + refused;
+}
+
 const options = (values: readonly string[], current: string, empty?: string) =>
   (empty === undefined ? '' : h`<option value=""!${current === '' ? ' selected' : ''}>${empty}</option>`) +
   values.map((v) => h`<option value="${v}"!${v === current ? ' selected' : ''}>${v}</option>`).join('');
@@ -48,17 +73,23 @@ export function packagePage(frame: PageFrame, p: PackageView): string {
 <label>Price (GHS) <input name="price" value="${p.price}" inputmode="decimal" required></label>
 !${p.rolePrices.map((r) => h`<label>${r.role} price (GHS; empty: the package price) <input name="price_${r.role}" value="${r.value}" inputmode="decimal"></label>`).join('')}
 <label>Status <select name="status">!${options(p.statuses, p.status)}</select></label>
+!${belowCostBox('price')}
 <button type="submit">Save price and status</button></form>`
     : h`<dl class="facts"><dt>Price</dt><dd>GHS ${p.price}</dd>!${roleFacts}</dl>`;
 
   const routeRows = p.routes.map(
     (r) =>
-      h`<tr id="route-${r.position}"><td>${r.position}</td><td>${r.provider}</td><td>${r.product}</td><td>${r.amount}</td><td>${r.cost}</td><td class="upstream ${r.enabled ? 'ok' : 'bad'}">${r.upstream}</td></tr>`,
+      h`<tr id="route-${r.position}"><td>${r.position}</td><td>${r.provider}</td><td>${r.product}</td><td>${r.amount}</td><td>${r.cost}</td><td class="upstream ${r.enabled ? 'ok' : 'bad'}">${r.upstream}</td><td class="refused bad">${r.refused}</td></tr>`,
+  );
+  const marginRows = p.priceAgainstCost.map(
+    (l) =>
+      h`<tr id="margin-${l.position}"><td>${l.position}</td><td>${l.provider}</td><td class="cost">${l.cost}</td>!${l.roles.map((r) => h`<td class="${r.below ? 'bad below-cost' : ''}" data-role="${r.role}">${r.price} / ${r.margin}</td>`).join('')}</tr>`,
   );
   const routeForm = p.canEdit
     ? h`<form method="post" action="/console/packages/${p.id}/routes">!${csrf}
 <p>One row per route, tried by order (lowest first). A row without a provider is no route: empty a row's provider to remove it. Each provider reads its own fields: Hubtel serviceId, bundle and amount; Reloadly operatorId and amount; DT One productId; the sandbox none. Amounts and costs in GHS.</p>
 <table><thead><tr><th>order</th><th>provider</th><th>serviceId</th><th>bundle</th><th>amount (GHS)</th><th>operatorId</th><th>productId</th><th>cost (GHS)</th></tr></thead><tbody>!${p.rows.map((row) => routeRowInputs(row, p.providers)).join('')}</tbody></table>
+!${belowCostBox('routes')}
 <p><button type="submit">Save routes</button></p></form>`
     : '';
 
@@ -69,7 +100,11 @@ export function packagePage(frame: PageFrame, p: PackageView): string {
 <section><h2>Routes</h2>
 <p>Upstreams enabled here: <strong id="enabled-upstreams">${p.enabled}</strong>.</p>
 !${p.unrouted ? h`<p class="error" id="unrouted">${p.unrouted}</p>` : ''}
-!${table(['#', 'provider', 'product', 'amount', 'cost', 'upstream'], routeRows, 'No route.')}
+!${table(['#', 'provider', 'product', 'amount', 'cost', 'upstream', 'recent orders'], routeRows, 'No route.')}
+<h3>Price against cost</h3>
+<p>Each route's cost (its <code>cost</code>, else its amount) against what each role pays: price / margin, in GHS. New routes are read at their upstream when it is enabled here; a route to an upstream not enabled here is saved without that check.</p>
+!${p.belowCost ? h`<p class="error" id="below-cost">${p.belowCost}</p>` : ''}
+!${table(['#', 'provider', 'cost', ...p.roles], marginRows, 'No route.')}
 !${routeForm}</section>`,
   );
 }

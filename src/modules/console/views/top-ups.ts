@@ -19,22 +19,25 @@ export function topUpsPage(frame: PageFrame, view: TopUpsView): string {
     view.canDecide
       ? h`<form method="post" action="/console/top-ups/${t.id}/recheck" class="inline">!${csrf}<button type="submit">Re-check with Paystack</button></form>`
       : '';
+  const approve = (t: TopUpLine) =>
+    t.canApprove
+      ? h`<form method="post" action="/console/top-ups/${t.id}/approve" class="inline" hx-confirm="Approve ${t.amount} for ${t.partner.name}?">!${csrf}<button type="submit">Approve</button></form>`
+      : h`<span class="muted">another admin gives the second approval</span>`;
   const decide = (t: TopUpLine) =>
     t.momo
       ? h`!${momoCell(t)} !${recheck(t)}`
       : view.canDecide
-        ? h`<form method="post" action="/console/top-ups/${t.id}/approve" class="inline" hx-confirm="Approve ${t.amount} for ${t.partner.name}?">!${csrf}<button type="submit">Approve</button></form>
+        ? h`!${approve(t)}
 <form method="post" action="/console/top-ups/${t.id}/reject" class="inline">!${csrf}<input name="reason" required maxlength="500" placeholder="reason" aria-label="rejection reason"><button type="submit">Reject</button></form>`
         : 'pending';
   // The checkboxes belong to the bulk form by its id: the rows' own forms cannot sit inside it.
   const pick = (t: TopUpLine) =>
-    t.pending && t.momo === null && view.canDecide
-      ? h`<input type="checkbox" name="ids" value="${t.id}" form="bulk-approve" aria-label="select ${t.id}">`
-      : '';
+    t.canApprove ? h`<input type="checkbox" name="ids" value="${t.id}" form="bulk-approve" aria-label="select ${t.id}">` : '';
+  const pendingStatus = (t: TopUpLine) => (t.approvals ? h`pending<br><span class="approvals">${t.approvals}</span>` : 'pending');
   const rows = view.lines.map((t) =>
     t.pending
-      ? h`<tr id="topup-${t.id}"><td>!${pick(t)}</td><td>${t.id}</td><td>${t.requestedAt}</td><td>!${partnerLink(t.partner)}</td><td>${t.amount}</td><td>${t.method}</td><td>${t.reference}</td><td>${t.note}</td><td>pending</td><td>!${decide(t)}</td></tr>`
-      : h`<tr id="decided-${t.id}"><td></td><td>${t.id}</td><td>${t.requestedAt}</td><td>!${partnerLink(t.partner)}</td><td>${t.amount}</td><td>${t.method}</td><td>${t.reference}</td><td>${t.note}</td><td>${t.decision}<br><span class="muted">${t.decided}</span></td><td>!${t.momo ? h`!${momoCell(t)} !${recheck(t)}` : ''}</td></tr>`,
+      ? h`<tr id="topup-${t.id}"><td>!${pick(t)}</td><td>${t.id}</td><td>${t.requestedAt}</td><td>!${partnerLink(t.partner)}</td><td>${t.amount}</td><td>${t.method}</td><td>${t.reference}</td><td>${t.note}</td><td>!${pendingStatus(t)}</td><td>!${decide(t)}</td></tr>`
+      : h`<tr id="decided-${t.id}"><td></td><td>${t.id}</td><td>${t.requestedAt}</td><td>!${partnerLink(t.partner)}</td><td>${t.amount}</td><td>${t.method}</td><td>${t.reference}</td><td>${t.note}</td><td>${t.decision}<br><span class="muted">${t.decided}${t.approvals ? `; ${t.approvals}` : ''}</span></td><td>!${t.momo ? h`!${momoCell(t)} !${recheck(t)}` : ''}</td></tr>`,
   );
   const bulkForm =
     view.selectable > 0
@@ -57,6 +60,7 @@ export function topUpsPage(frame: PageFrame, view: TopUpsView): string {
   <button type="submit">Search</button>
 </form>
 !${bulkForm}
+<p class="export"><a href="${view.exportHref}" hx-boost="false" download>Export CSV</a> <span class="muted">every top-up these filters match, not only this page</span></p>
 !${table(['', 'id', 'requested', 'partner', 'amount', 'method', 'reference', 'note', 'status', ''], rows, 'No top-up matches.')}
 !${pagingBar(view.paging)}`,
   );
@@ -76,7 +80,7 @@ export function topUpPage(frame: PageFrame, view: TopUpHistoryView): string {
     frame,
     h`<section><h2>Top-up ${t.id}</h2>
 <dl><dt>partner</dt><dd>!${partnerLink(t.partner)} (${t.mode})</dd><dt>amount</dt><dd>${t.amount}</dd><dt>reference</dt><dd>${t.reference}</dd>
-<dt>status</dt><dd>${t.decision || 'pending'}</dd><dt>decided</dt><dd>${t.decided}</dd><dt>gateway</dt><dd>!${momoCell(t) || 'none: a request staff decide'}</dd></dl>
+<dt>status</dt><dd>${t.decision || 'pending'}</dd><dt>approvals</dt><dd>${t.approvals || (t.momo ? 'none: the gateway decides' : 'one')}</dd><dt>decided</dt><dd>${t.decided}</dd><dt>gateway</dt><dd>!${momoCell(t) || 'none: a request staff decide'}</dd></dl>
 !${recheck}</section>
 <section><h2>Gateway history</h2>!${table(['when', 'source', 'payment', 'what', 'staff'], rows, 'No answer from the gateway yet.')}</section>`,
   );

@@ -53,7 +53,7 @@ export function twoFactorPage(frame: PageFrame, view: TwoFactorView): string {
       'Set up your authenticator app',
       h`<p>Scan this code with your authenticator app (Google Authenticator, Authy, 1Password, …):</p>!${view.qrModules ? qrCodeSvg(view.qrModules, { id: 'totp-qr', label: 'QR code of the authenticator link' }) : ''}<p>Or add the account by hand with this key, or paste the link into an app that takes one:</p><p>Key: <code id="totp-secret">${grouped(view.secret)}</code></p><p>Link: <code id="totp-uri">${view.uri}</code></p>`,
     )}
-<form method="post" action="/console/2fa/confirm" class="stacked">!${csrf}<label>Code the app shows now <input name="code" required autocomplete="one-time-code" inputmode="numeric" maxlength="32"></label><button type="submit">Confirm</button></form>
+<form method="post" action="/console/2fa/confirm" class="stacked">!${csrf}<label>Your password <input type="password" name="password" required autocomplete="current-password"></label><label>Code the app shows now <input name="code" required autocomplete="one-time-code" inputmode="numeric" maxlength="32"></label><button type="submit">Confirm</button></form>
 <form method="post" action="/console/2fa/setup" class="inline">!${csrf}<button type="submit">Start again with a new key</button></form>`;
   } else {
     body = h`<p id="two-factor-state">Two-factor sign-in is <strong>off</strong>: you sign in with your password alone.</p><form method="post" action="/console/2fa/setup">!${csrf}<button type="submit">Set up two-factor sign-in</button></form>`;
