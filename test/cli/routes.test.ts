@@ -82,7 +82,7 @@ describe(`cli routes list / routes set (docs/cli.md, ${TEST_DIALECT})`, () => {
       ].join('\n'),
     );
     assert.match(set.stderr, /^warning: saved below cost, as confirmed: the Agent price GHS 9\.00 is below the cost of route #0 \(hubtel\), GHS 10\.00;/);
-    assert.equal(dtone.stats().calls.product, 2, 'the DT One product was read at each save, before the price check');
+    assert.equal(dtone.stats().calls.product, 1, 'the DT One product was read once: the unconfirmed save was refused for its cost before any upstream was asked');
     assert.deepEqual(await t.ctx.packageRoutes.routesOf('pkg_a_1gb'), [
       { provider: 'hubtel', serviceId: 'b230733cd56b4a0fad820e39f66bc27c', bundle: 'DATA10', amount: 1000 },
       { provider: 'dtone', productId: 35211, cost: 920 },

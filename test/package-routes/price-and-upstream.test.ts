@@ -30,7 +30,7 @@ describe(`prices against costs, routes checked at their upstream (${TEST_DIALECT
     const readsBefore = bundleReads();
     for (const [form, message] of [
       [hubtelRoute('DATA99', '20'), 'the upstream does not offer route #0 (hubtel): Hubtel does not offer bundle DATA99 for this number (bundle list for the test number 233244123456). Nothing was saved'],
-      [hubtelRoute('DATA20', '21'), "the upstream does not offer route #0 (hubtel): Hubtel&#39;s price of bundle DATA20 differs from the route&#39;s: GHS 20.00 listed, GHS 21.00 expected"],
+      [hubtelRoute('DATA20', '19'), "the upstream does not offer route #0 (hubtel): Hubtel&#39;s price of bundle DATA20 differs from the route&#39;s: GHS 20.00 listed, GHS 19.00 expected"],
       [{ r0_provider: 'reloadly', r0_operatorId: '999', r0_amount: '20' }, 'route #0 (reloadly): Reloadly has no operator 999 (OPERATOR_NOT_FOUND)'],
       [{ r0_provider: 'reloadly', r0_operatorId: '644', r0_amount: '7' }, 'AirtelTigo Ghana Data (644) has no fixed amount of GHS 7.00 (it has GHS 5.00, 10.00, 20.00, 50.00)'],
       [{ r0_provider: 'dtone', r0_productId: '99999' }, 'route #0 (dtone): DT One does not offer product 99999 to this account'],
@@ -119,11 +119,14 @@ describe(`prices against costs, routes checked at their upstream (${TEST_DIALECT
 
     // A route set below cost: refused without the box, saved with it.
     const dearRoute = { ...hubtelRoute('DATA50', '50') };
+    const readsBeforeDear = bundleReads();
     const dear = await admin.post('/console/packages/pkg_a_2gb/routes', dearRoute);
     assert.equal(dear.status, 400, dear.body.slice(0, 300));
     assert.ok(dear.body.includes('the Agent price GHS 21.00 is below the cost of route #0 (hubtel), GHS 50.00'), dear.body.slice(0, 3000));
     assert.equal((await stored()).length, 3);
+    assert.equal(bundleReads(), readsBeforeDear, 'a list refused for its cost asks no upstream');
     const dearConfirmed = await admin.post('/console/packages/pkg_a_2gb/routes', { ...dearRoute, belowCost: 'yes' });
+    assert.equal(bundleReads(), readsBeforeDear + 1, 'the confirmed list is read at Hubtel once');
     assert.equal(dearConfirmed.status, 303, dearConfirmed.body.slice(0, 300));
     assert.match(String(dearConfirmed.headers.location), /notice=routes-below-cost$/);
     assert.deepEqual(await stored(), [{ provider: 'hubtel', serviceId: MTN, bundle: 'DATA50', amount: 5000 }]);

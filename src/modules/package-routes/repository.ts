@@ -114,11 +114,13 @@ export class PackageRouteRepository {
     return rows[0]?.status;
   }
 
-  /** A package's price and role prices, in the unit; undefined when there is no such package. */
-  async pricesOf(tx: Tx, packageId: string): Promise<Prices | undefined> {
-    const [row] = (await tx.execute(tx.qb.selectFrom('data_packages').select('price').where('id', '=', packageId))).rows;
+  /** A package's price and role prices (in the unit when given); undefined when there is no such package. */
+  async pricesOf(packageId: string, tx?: Tx): Promise<Prices | undefined> {
+    const priceQuery = (tx?.qb ?? this.database.read).selectFrom('data_packages').select('price').where('id', '=', packageId);
+    const [row] = tx ? (await tx.execute(priceQuery)).rows : await priceQuery.execute();
     if (!row) return undefined;
-    const roles = (await tx.execute(tx.qb.selectFrom('data_package_prices').select(['role', 'price']).where('package_id', '=', packageId))).rows;
+    const rolesQuery = (tx?.qb ?? this.database.read).selectFrom('data_package_prices').select(['role', 'price']).where('package_id', '=', packageId);
+    const roles = tx ? (await tx.execute(rolesQuery)).rows : await rolesQuery.execute();
     return { price: Number(row.price), rolePrices: roles.map((r) => ({ role: r.role, price: Number(r.price) })) };
   }
 

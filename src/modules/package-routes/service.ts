@@ -155,11 +155,15 @@ export class PackageRouteService {
    * without LIVE_SANDBOX).
    */
   async replace(actor: Actor, packageId: string, routes: readonly Route[], options: RouteSaveOptions = {}): Promise<RouteChange> {
-    if ((await this.routes.packageStatus(packageId)) === undefined) throw notFound('PACKAGE_NOT_FOUND', `no data package ${packageId}`);
+    const current = await this.routes.packageStatus(packageId);
+    if (current === undefined) throw notFound('PACKAGE_NOT_FOUND', `no data package ${packageId}`);
+    // A list refused for its cost is refused before any upstream is asked (checked again in the unit).
+    const currentPrices = current === 'Active' ? await this.routes.pricesOf(packageId) : undefined;
+    if (currentPrices) guardBelowCost(packageId, currentPrices, routes, options.belowCost === true);
     const checks = await this.checkAtUpstreams(routes, await this.routes.ofPackage(packageId));
     return this.database.unit(async (tx) => {
       const status = await this.routes.packageStatus(packageId, tx);
-      const prices = await this.routes.pricesOf(tx, packageId);
+      const prices = await this.routes.pricesOf(packageId, tx);
       if (status === undefined || prices === undefined) throw notFound('PACKAGE_NOT_FOUND', `no data package ${packageId}`);
       if (options.guardActive && status === 'Active' && this.policy.usableRouteRequired && usable(routes, this.policy.enabled).length === 0) {
         throw conflict(
