@@ -624,14 +624,7 @@ export class StaffService {
     if ('blockedFor' in attempt) {
       throw forbidden('RATE_LIMITED', `Too many wrong passwords; try again in ${Math.ceil(attempt.blockedFor / 60)} min`);
     }
-    let matches: boolean;
-    try {
-      matches = await verifyPassword(current, row.password_hash);
-    } catch (error) {
-      attempt.release();
-      throw error instanceof HasherBusy ? busy() : error;
-    }
-    if (!matches) throw forbidden('INVALID_REQUEST', 'The current password is wrong');
+    if (!(await passwordMatches(current, row.password_hash, attempt))) throw forbidden('INVALID_REQUEST', 'The current password is wrong');
     attempt.release();
     const hash = await hashed(next);
     await this.database.unit(async (tx) => {
@@ -685,14 +678,7 @@ export class StaffService {
     if ('blockedFor' in guess) {
       throw forbidden('RATE_LIMITED', `Too many wrong passwords; try again in ${Math.ceil(guess.blockedFor / 60)} min`);
     }
-    let matches: boolean;
-    try {
-      matches = await verifyPassword(proof.password, row.password_hash);
-    } catch (error) {
-      guess.release();
-      throw error instanceof HasherBusy ? busy() : error;
-    }
-    if (!matches) throw forbidden('INVALID_REQUEST', 'The password is wrong');
+    if (!(await passwordMatches(proof.password, row.password_hash, guess))) throw forbidden('INVALID_REQUEST', 'The password is wrong');
     guess.release();
     const attempt = this.throttle.begin([[`code:${row.id}`, LOGIN_LIMITS.perEmail]]);
     if ('blockedFor' in attempt) {
@@ -727,14 +713,7 @@ export class StaffService {
     if ('blockedFor' in attempt) {
       throw forbidden('RATE_LIMITED', `Too many wrong passwords or codes; try again in ${Math.ceil(attempt.blockedFor / 60)} min`);
     }
-    let matches: boolean;
-    try {
-      matches = await verifyPassword(proof.password, row.password_hash);
-    } catch (error) {
-      attempt.release();
-      throw error instanceof HasherBusy ? busy() : error;
-    }
-    if (!matches) throw forbidden('INVALID_REQUEST', 'The password is wrong');
+    if (!(await passwordMatches(proof.password, row.password_hash, attempt))) throw forbidden('INVALID_REQUEST', 'The password is wrong');
     const step = matchingStep(this.twoFactor.sealer.open(row.totp_secret), proof.code, this.clock());
     if (step === null) throw forbidden('INVALID_REQUEST', 'Wrong code');
     await this.database.unit(async (tx) => {
@@ -871,4 +850,17 @@ function newAccountRow(actor: Actor, a: { email: string; role: StaffRole; hash: 
     updated_at: a.now,
     created_by_staff_id: actor.staffId,
   };
+}
+
+/**
+ * Whether `password` is the one `hash` keeps. When the hasher cannot answer (busy), that is no answer
+ * about the password: the guess is released (it does not count) and the caller is told to retry.
+ */
+async function passwordMatches(password: string, hash: string, guess: { release(): void }): Promise<boolean> {
+  try {
+    return await verifyPassword(password, hash);
+  } catch (error) {
+    guess.release();
+    throw error instanceof HasherBusy ? busy() : error;
+  }
 }
