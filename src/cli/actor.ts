@@ -64,7 +64,7 @@ export async function cliApprover(rt: Runtime, io: CliIo, opts: ApproverOptions)
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
     if (error.refusal === 'unauthenticated') {
-      const failures = new SignInFailures(rt.ctx.audit, Date.now, (e) => rt.logger.error({ err: e }, 'a failed sign-in was not recorded'));
+      const failures = new SignInFailures(rt.ctx.audit, rt.ctx.clock, (e) => rt.logger.error({ err: e }, 'a failed sign-in was not recorded'));
       await failures.failed(cli.name, email, error.message);
       await failures.close();
       throw new CliError(`refused: ${error.message} (with two-factor sign-in on, add --code <the code the app shows now>)`);

@@ -48,6 +48,7 @@ const TABLES = [
   'wallet_adjustments',
   'staff_recovery_codes',
   'reconciliation_findings',
+  'staff_requests',
 ] as const;
 
 /**
@@ -196,6 +197,32 @@ async function newStaff(t: TestApp): Promise<{ id: string; email: string }> {
   return { id: account.id, email };
 }
 
+/** A live bank top-up above TOPUP_APPROVAL_ABOVE (its default, GHS 500): it takes two approvals. */
+async function largeTopUp(t: TestApp, reference: string): Promise<string> {
+  const res = await t.call('POST', '/api/v1/top-ups/request', { key: KEYS.superLive, body: { amount: 600, method: 'bank', reference } });
+  assert.equal(res.status, 201, JSON.stringify(res.body));
+  return res.body.data._id as string;
+}
+
+/** A large top-up whose first approval an operator gave: the next approval (an admin's) credits it. */
+async function onceApprovedTopUp(t: TestApp): Promise<string> {
+  const id = await largeTopUp(t, `AUD-2A-${numbers++}`);
+  const email = `first-approver${staffCount++}@staff.example`;
+  const { account } = await t.ctx.staff.create(cliActor(), email, 'operator', PASSWORD);
+  const first = await t.ctx.console.approveTopUp({ staffId: account.id, name: email, address: null }, id, 'operator');
+  assert.equal(first.status, 'pending');
+  return id;
+}
+
+/** A new admin account requested by another admin: it waits for a second admin. */
+async function adminRequest(t: TestApp): Promise<string> {
+  const requesterEmail = `requesting-admin${staffCount++}@staff.example`;
+  const { account } = await t.ctx.staff.create(cliActor(), requesterEmail, 'admin', PASSWORD);
+  const { request } = await t.ctx.staff.createOrRequest({ staffId: account.id, name: requesterEmail, address: null }, `new-admin${staffCount++}@staff.example`, 'admin');
+  assert.ok(request, 'a new admin is a request while an admin exists');
+  return request.id;
+}
+
 let pins = 0;
 const pinCsv = () => `username,password\nAUD${pins++},1111-2222\nAUD${pins++},3333-4444\n`;
 
@@ -241,6 +268,9 @@ interface ConsoleAction {
 
 const CONSOLE_ACTIONS: ConsoleAction[] = [
   { action: 'topup.approve', setup: (t) => pendingTopUp(t, `AUD-A-${numbers++}`), run: (_t, a, id) => a.post(`/console/top-ups/${id}/approve`) },
+  { action: 'topup.approve.first', setup: (t) => largeTopUp(t, `AUD-1A-${numbers++}`), run: (_t, a, id) => a.post(`/console/top-ups/${id}/approve`) },
+  { action: 'topup.approve', setup: onceApprovedTopUp, run: (_t, a, id) => a.post(`/console/top-ups/${id}/approve`) },
+  { action: 'staff.request.approve', setup: adminRequest, run: (_t, a, id) => a.post(`/console/staff/requests/${id}/approve`) },
   {
     action: 'topup.reject',
     setup: (t) => pendingTopUp(t, `AUD-R-${numbers++}`),

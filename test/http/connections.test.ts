@@ -2,12 +2,10 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
-import { Writable } from 'node:stream';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
-import { buildApp } from '../../src/app.js';
-import { createLogger, redactApiKeys } from '../../src/logging.js';
-import { createTestApp, type TestApp } from '../support/app.js';
+import { redactApiKeys } from '../../src/logging.js';
+import { appWithLogLines, createTestApp, type TestApp } from '../support/app.js';
 import { KEYS } from '../support/keys.js';
 import { ROOT } from '../support/repo.js';
 import { waitFor } from '../support/wait.js';
@@ -115,14 +113,7 @@ describe('connections: early answers, timeouts, keys kept out of logs', () => {
   });
 
   test('an API key anywhere in a log line (here: in the URL) is redacted', async () => {
-    const lines: string[] = [];
-    const sink = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        lines.push(chunk.toString());
-        done();
-      },
-    });
-    const app = await buildApp(t.ctx, { logger: createLogger('info', sink) });
+    const { app, lines } = await appWithLogLines(t);
     try {
       const res = await app.inject({ method: 'GET', url: `/api/v1/profile?api_key=${KEYS.agentLive}`, headers: { 'x-api-key': KEYS.agentLive } });
       assert.equal(res.statusCode, 200);
@@ -138,14 +129,7 @@ describe('connections: early answers, timeouts, keys kept out of logs', () => {
   });
 
   test('the path secret of a provider callback is redacted from its request lines, right or wrong', async () => {
-    const lines: string[] = [];
-    const sink = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        lines.push(chunk.toString());
-        done();
-      },
-    });
-    const app = await buildApp(t.ctx, { logger: createLogger('info', sink) });
+    const { app, lines } = await appWithLogLines(t);
     try {
       for (const url of ['/callbacks/hubtel/hubtelPathSecret42?x=1', '/callbacks/dtone/dtonePathSecret43']) {
         const res = await app.inject({ method: 'POST', url, headers: { 'content-type': 'application/json' }, payload: '{}' });

@@ -1,12 +1,9 @@
 import assert from 'node:assert/strict';
-import { Writable } from 'node:stream';
 import { describe, test } from 'node:test';
 import Fastify from 'fastify';
-import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { trustProxyOption } from '../../src/http/trust-proxy.js';
-import { createLogger } from '../../src/logging.js';
-import { useTestApp, type TestApp } from '../support/app.js';
+import { appWithLogLines, useTestApp, type TestApp } from '../support/app.js';
 import { KEYS } from '../support/keys.js';
 
 /** TRUST_PROXY (docs/deployment.md, "TLS in front"): request.ip is the client behind the proxies, never a spoofed one. */
@@ -109,14 +106,7 @@ describe('TRUST_PROXY: the client address behind a reverse proxy', () => {
 
   test('the request log names the client behind the proxy', async (c) => {
     const t = await useTestApp(c, { env: { TRUST_PROXY: PROXY } });
-    const lines: string[] = [];
-    const sink = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        lines.push(chunk.toString());
-        done();
-      },
-    });
-    const app = await buildApp(t.ctx, { logger: createLogger('info', sink) });
+    const { app, lines } = await appWithLogLines(t);
     c.after(() => app.close());
     // Not /healthz: probes log no request line.
     await app.inject({ method: 'GET', url: '/api/v1/profile', remoteAddress: PROXY, headers: { 'x-forwarded-for': CLIENT_A } });

@@ -2,12 +2,14 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Writable } from 'node:stream';
 import type { TestContext } from 'node:test';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createContext, type AppContext } from '../../src/context.js';
 import { connect, type Database } from '../../src/db/connection.js';
 import { buildApp } from '../../src/app.js';
+import { createLogger } from '../../src/logging.js';
 import type { Mode } from '../../src/domain/types.js';
 import type { ReferenceSource } from '../../src/lib/ids.js';
 import { CredentialCipher } from '../../src/modules/result-checker/credential-crypto.js';
@@ -187,4 +189,16 @@ export async function useTestApp(t: TestContext, options?: TestAppOptions) {
   const testApp = await createTestApp(options);
   t.after(() => testApp.close());
   return testApp;
+}
+
+/** An app on `t`'s context that logs at info into `lines` (JSON, redacted as the process logger does); the caller closes it. */
+export async function appWithLogLines(t: TestApp): Promise<{ app: FastifyInstance; lines: string[] }> {
+  const lines: string[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(chunk.toString());
+      done();
+    },
+  });
+  return { app: await buildApp(t.ctx, { logger: createLogger('info', sink) }), lines };
 }

@@ -1,6 +1,7 @@
 import type { Database } from '../../db/connection.js';
 import type { MomoNetwork, TopUpGateway, TopUpRow } from '../../db/schema.js';
 import { whenRefusedBy } from '../../db/unique-indexes.js';
+import type { Tx } from '../../db/unit-of-work.js';
 import type { Caller, Owner } from '../../domain/caller.js';
 import { badGateway, conflict, invalid, notFound, unavailable } from '../../domain/errors.js';
 import type { Clock, Mode } from '../../domain/types.js';
@@ -172,7 +173,7 @@ export class MomoTopUpService {
    * number is sent at most `numberPromptsPerHour` charges an hour, whoever asks (no partner can flood
    * strangers' phones with payment prompts).
    */
-  private async withinLimits(tx: Parameters<TopUpRepository['addEvent']>[0], owner: Caller, msisdn: string, now: number): Promise<void> {
+  private async withinLimits(tx: Tx, owner: Caller, msisdn: string, now: number): Promise<void> {
     const { pendingMax, numberPromptsPerHour } = this.settings;
     await this.topUps.lockChargeStarts(tx, { profileId: owner.profileId, mode: owner.mode, phone: msisdn });
     const pending = await this.topUps.pendingCharges(tx, owner.profileId, owner.mode);
@@ -331,7 +332,7 @@ export class MomoTopUpService {
     });
   }
 
-  private async expire(tx: Parameters<TopUpRepository['addEvent']>[0], topUp: TopUpRow, now: number): Promise<CheckOutcome> {
+  private async expire(tx: Tx, topUp: TopUpRow, now: number): Promise<CheckOutcome> {
     const minutes = Math.round(this.settings.chargeExpiresMs / 60_000);
     const rejected = await this.topUps.rejectCharge(tx, topUp.id, {
       reason: `Expired: not paid within ${minutes} minute${minutes === 1 ? '' : 's'}`,
@@ -343,7 +344,7 @@ export class MomoTopUpService {
     return rejected ? 'rejected' : 'done';
   }
 
-  private audited(tx: Parameters<TopUpRepository['addEvent']>[0], actor: Actor, topUp: TopUpRow, outcome: CheckOutcome, message: string) {
+  private audited(tx: Tx, actor: Actor, topUp: TopUpRow, outcome: CheckOutcome, message: string) {
     return this.audit.record(tx, actor, 'topup.recheck', { type: 'top_up', id: topUp.id }, {
       outcome,
       message,
